@@ -1,0 +1,465 @@
+"""Fixed-step numerical integration (数值积分法): Euler, improved Euler (Heun) and RK4.
+
+All three integrators share one contract, ``method(f, t_span, x0, h)``:
+
+* ``f(t, x)`` returns dx/dt with the same shape as ``x``;
+* the grid is uniform, ``t_k = t0 + k h`` for ``k = 0 .. N`` with ``N = round((t1 - t0) / h)``;
+* the result unpacks as ``t, x`` with ``t.shape == (N + 1,)`` and
+  ``x.shape == (N + 1,) + np.shape(x0)``.
+
+A scalar ODE therefore gives a 1-D ``x``; a state vector gives ``x[k, i]``; and a *batch* of
+states (for example one column per parameter value, with a vectorized ``f``) runs as a single
+loop, which is how the labs sweep a parameter.
+
+The single-step functions (:func:`euler_step`, :func:`heun_step`, :func:`rk4_step`) are public
+too, so that students can write the loop themselves in the labs and compare.
+
+Used in lab01 (Euler versus RK4 on y' = t + y) and lab02 (step size, accuracy and stability).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simlab._validate import (
+    as_callable,
+    as_finite_scalar,
+    as_positive_scalar,
+    as_real_array,
+    as_time_span,
+    describe,
+)
+
+__all__ = [
+    "Trajectory",
+    "NonFiniteStateError",
+    "euler",
+    "heun",
+    "rk4",
+    "integrate",
+    "euler_step",
+    "heun_step",
+    "rk4_step",
+    "time_grid",
+    "METHODS",
+]
+
+#: Relative tolerance with which ``h`` must divide the time span.
+GRID_RTOL = 1e-9
+
+#: Steps integrated between two checks for a non-finite state.
+_CHECK_EVERY = 256
+
+
+class NonFiniteStateError(FloatingPointError):
+    """The integrated state became inf or NaN (usually: the step h is beyond the stability limit)."""
+
+
+@dataclass(frozen=True, repr=False)
+class Trajectory:
+    """Result of a fixed-step integration; unpacks as ``t, x``.
+
+    Attributes
+    ----------
+    t : ndarray, shape (N + 1,)
+        Uniform time grid ``t_k = t0 + k h``.
+    x : ndarray, shape (N + 1,) + shape(x0)
+        State at each grid point, time along the first axis.
+    method : str
+        Name of the integration method (``"euler"``, ``"heun"`` or ``"rk4"``).
+    h : float
+        Step size actually used, ``(t1 - t0) / N``.
+
+    Examples
+    --------
+    >>> import simlab
+    >>> t, y = simlab.rk4(lambda t, y: t + y, (0, 2), 1.0, 0.1)
+    >>> t.shape, y.shape
+    ((21,), (21,))
+    """
+
+    t: np.ndarray
+    x: np.ndarray
+    method: str
+    h: float
+
+    def __iter__(self):
+        return iter((self.t, self.x))
+
+    @property
+    def steps(self) -> int:
+        """Number of steps N."""
+        return len(self.t) - 1
+
+    @property
+    def final(self):
+        """State at the end of the span, ``x[-1]``."""
+        return self.x[-1]
+
+    def __repr__(self) -> str:
+        return (
+            f"Trajectory(method={self.method!r}, h={self.h:g}, steps={self.steps}, "
+            f"t=[{self.t[0]:g}, {self.t[-1]:g}], state shape={self.x.shape[1:]})"
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Single steps. Each line is the textbook formula; x is x_k, the return value is x_{k+1}.
+# ---------------------------------------------------------------------------------------------
+
+
+def _euler_step(f, t, x, h):
+    # x_{k+1} = x_k + h f(t_k, x_k)
+    return x + h * f(t, x)
+
+
+def _heun_step(f, t, x, h):
+    k1 = f(t, x)  # slope at the start of the step
+    k2 = f(t + h, x + h * k1)  # slope at the Euler predictor x_k + h k1
+    # x_{k+1} = x_k + h/2 (k1 + k2)
+    return x + (0.5 * h) * (k1 + k2)
+
+
+def _rk4_step(f, t, x, h):
+    half = 0.5 * h
+    k1 = f(t, x)  # K1 = f(t_k, x_k)
+    k2 = f(t + half, x + half * k1)  # K2 = f(t_k + h/2, x_k + h K1 / 2)
+    k3 = f(t + half, x + half * k2)  # K3 = f(t_k + h/2, x_k + h K2 / 2)
+    k4 = f(t + h, x + h * k3)  # K4 = f(t_k + h, x_k + h K3)
+    # x_{k+1} = x_k + h/6 (K1 + 2 K2 + 2 K3 + K4)
+    return x + (h / 6.0) * (k1 + 2.0 * (k2 + k3) + k4)
+
+
+def _check_step_args(f, t, x, h):
+    as_callable(f)
+    t = as_finite_scalar(t, "t")
+    h = as_positive_scalar(h, "h")
+    x = as_real_array(x, "x", allow_complex=True)
+    return f, t, x, h
+
+
+def euler_step(f, t, x, h):
+    """One step of Euler's method (欧拉法).
+
+    .. math:: x_{k+1} = x_k + h\\, f(t_k, x_k)
+
+    Parameters
+    ----------
+    f : callable ``f(t, x)``
+        Right-hand side, returns dx/dt with the shape of ``x``.
+    t : float
+        Time t_k at the start of the step.
+    x : float or array_like
+        State x_k.
+    h : float
+        Step size, h > 0.
+
+    Returns
+    -------
+    x_next : float or ndarray, shape of ``x``
+        State x_{k+1} at t_k + h.
+
+    Examples
+    --------
+    >>> from simlab import euler_step
+    >>> float(euler_step(lambda t, y: t + y, 0.0, 1.0, 0.1))
+    1.1
+    """
+    f, t, x, h = _check_step_args(f, t, x, h)
+    return _euler_step(f, t, x, h)
+
+
+def heun_step(f, t, x, h):
+    """One step of the improved Euler method (改进欧拉法, Heun's method, trapezoidal predictor-corrector).
+
+    .. math::
+        K_1 = f(t_k, x_k),\\quad K_2 = f(t_k + h, x_k + h K_1),\\quad
+        x_{k+1} = x_k + \\tfrac{h}{2}(K_1 + K_2)
+
+    Parameters and return value as in :func:`euler_step`.
+
+    Examples
+    --------
+    >>> from simlab import heun_step
+    >>> round(float(heun_step(lambda t, y: t + y, 0.0, 1.0, 0.1)), 6)
+    1.11
+    """
+    f, t, x, h = _check_step_args(f, t, x, h)
+    return _heun_step(f, t, x, h)
+
+
+def rk4_step(f, t, x, h):
+    """One step of the classical fourth-order Runge-Kutta method (四阶龙格-库塔法, RK4).
+
+    .. math::
+        K_1 = f(t_k, x_k),\\quad
+        K_2 = f(t_k + \\tfrac{h}{2}, x_k + \\tfrac{h}{2} K_1),\\quad
+        K_3 = f(t_k + \\tfrac{h}{2}, x_k + \\tfrac{h}{2} K_2),\\quad
+        K_4 = f(t_k + h, x_k + h K_3),
+
+        x_{k+1} = x_k + \\tfrac{h}{6}(K_1 + 2K_2 + 2K_3 + K_4)
+
+    Parameters and return value as in :func:`euler_step`.
+
+    Examples
+    --------
+    >>> from simlab import rk4_step
+    >>> round(float(rk4_step(lambda t, y: t + y, 0.0, 1.0, 0.1)), 8)
+    1.11034167
+    """
+    f, t, x, h = _check_step_args(f, t, x, h)
+    return _rk4_step(f, t, x, h)
+
+
+_STEPS = {"euler": _euler_step, "heun": _heun_step, "rk4": _rk4_step}
+
+#: Orders of accuracy (global error ~ h**order) of the methods, as taught in the lecture.
+METHODS = {"euler": 1, "heun": 2, "rk4": 4}
+
+
+# ---------------------------------------------------------------------------------------------
+# The integration loop, shared by all methods.
+# ---------------------------------------------------------------------------------------------
+
+
+def time_grid(t_span, h):
+    """Uniform grid ``t_k = t0 + k h`` on ``t_span`` for a step ``h`` that divides it.
+
+    Parameters
+    ----------
+    t_span : (float, float)
+        Start and end times (t0, t1), t1 > t0.
+    h : float
+        Step size; ``(t1 - t0) / h`` must be an integer to a relative tolerance of 1e-9.
+
+    Returns
+    -------
+    t : ndarray, shape (N + 1,)
+        The grid, with ``t[0] == t0`` and ``t[-1] == t1`` exactly.
+    h : float
+        The step actually used, ``(t1 - t0) / N``.
+
+    Raises
+    ------
+    ValueError
+        If ``h`` does not divide the span; the message gives the nearest step that does.
+
+    Examples
+    --------
+    >>> from simlab.integrators import time_grid
+    >>> t, h = time_grid((0, 1), 0.25)
+    >>> t.tolist(), h
+    ([0.0, 0.25, 0.5, 0.75, 1.0], 0.25)
+    """
+    t0, t1 = as_time_span(t_span)
+    h = as_positive_scalar(h, "h")
+    span = t1 - t0
+    n_steps = round(span / h)
+    if n_steps < 1 or abs(n_steps * h - span) > GRID_RTOL * span:
+        nearest = [span / n for n in {max(n_steps, 1), max(round(span / h + 0.5), 1)}]
+        nearest = min(nearest, key=lambda candidate: abs(candidate - h))
+        raise ValueError(
+            f"h = {h!r} does not divide the time span t1 - t0 = {span!r} into a whole number of "
+            f"steps ({span / h:.6g} steps). Use h = {nearest:.12g} "
+            f"({round(span / nearest)} steps), or change t_span."
+        )
+    t = t0 + (span / n_steps) * np.arange(n_steps + 1)
+    t[-1] = t1
+    return t, span / n_steps
+
+
+def _prepare_rhs(f, t0, x0):
+    """Call ``f`` once at (t0, x0), check what it returns, and give a fast version of ``f``."""
+    as_callable(f)
+    dx = f(t0, x0.copy() if isinstance(x0, np.ndarray) else x0)
+    if isinstance(dx, (np.ndarray, float, np.floating)) and np.asarray(dx).dtype.kind in "fc":
+        fast = f
+    else:
+        # Lists, ints, tuples: convert each time so that x + h * dx is array arithmetic.
+        dtype = x0.dtype
+
+        def fast(t, x):
+            return np.asarray(f(t, x), dtype=dtype)
+
+    try:
+        dx_array = np.asarray(dx)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            f"f(t, x) must return dx/dt as a number or array, got {describe(dx)}."
+        ) from exc
+    if dx_array.dtype == object or not (
+        np.issubdtype(dx_array.dtype, np.number) or dx_array.dtype == bool
+    ):
+        raise TypeError(f"f(t, x) must return dx/dt as numbers, got {describe(dx)}.")
+    if dx_array.shape != x0.shape:
+        raise ValueError(
+            f"f(t, x) returned dx/dt of shape {dx_array.shape}, but the state x0 has shape "
+            f"{x0.shape}; they must be the same. (A common cause: returning a column "
+            f"vector of shape (n, 1) for a state of shape (n,), or a list of lists.)"
+        )
+    if np.iscomplexobj(dx_array) and not np.iscomplexobj(x0):
+        raise TypeError(
+            "f(t, x) returned complex values for a real state x0; pass a complex x0 if the "
+            "state is meant to be complex."
+        )
+    return fast
+
+
+def _first_non_finite(block):
+    """Index of the first row of ``block`` (time along axis 0) with a non-finite entry, or None."""
+    bad = ~np.isfinite(block.reshape(len(block), -1)).all(axis=1)
+    if bad.any():
+        return int(np.argmax(bad))
+    return None
+
+
+def integrate(f, t_span, x0, h, method="rk4"):
+    """Integrate dx/dt = f(t, x) with a fixed step by the named method.
+
+    This is the engine behind :func:`euler`, :func:`heun` and :func:`rk4`; use it when the method
+    is a parameter (for example in a comparison loop).
+
+    Parameters
+    ----------
+    f : callable ``f(t, x)``
+        Right-hand side, returns dx/dt with the shape of ``x``.
+    t_span : (float, float)
+        Start and end times (t0, t1), t1 > t0.
+    x0 : float or array_like, shape (n,) or (n, m)
+        Initial state; a 2-D state integrates a batch of m systems at once when ``f`` is
+        vectorized.
+    h : float
+        Step size; must divide ``t1 - t0``.
+    method : {"euler", "heun", "rk4"}
+        Integration method.
+
+    Returns
+    -------
+    Trajectory
+        Unpacks as ``t, x`` with ``t.shape == (N + 1,)`` and
+        ``x.shape == (N + 1,) + np.shape(x0)``.
+
+    Raises
+    ------
+    TypeError
+        If ``f`` is not callable or an argument is not numeric.
+    ValueError
+        If ``h <= 0``, ``h`` does not divide the span, the span is reversed or empty, an input
+        contains NaN or inf, or ``f`` returns the wrong shape.
+    NonFiniteStateError
+        If the state becomes inf or NaN during the run (the message names the step).
+    """
+    if method not in _STEPS:
+        raise ValueError(
+            f"method must be one of {sorted(_STEPS)}, got {method!r}."
+        )
+    step = _STEPS[method]
+    t, h = time_grid(t_span, h)
+    x0 = as_real_array(x0, "x0", allow_complex=True)
+    f = _prepare_rhs(f, float(t[0]), x0)
+
+    n_steps = len(t) - 1
+    xs = np.empty((n_steps + 1,) + x0.shape, dtype=x0.dtype)
+    xs[0] = x0
+    times = t.tolist()  # Python floats: cheaper arithmetic inside f than numpy scalars
+    x = x0.copy() if x0.ndim else x0[()]
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        for start in range(0, n_steps, _CHECK_EVERY):
+            stop = min(start + _CHECK_EVERY, n_steps)
+            for k in range(start, stop):
+                x = step(f, times[k], x, h)
+                xs[k + 1] = x
+            bad = _first_non_finite(xs[start + 1 : stop + 1])
+            if bad is not None:
+                k_bad = start + 1 + bad
+                raise NonFiniteStateError(
+                    f"{method}: the state became inf or NaN at step {k_bad} of {n_steps} "
+                    f"(t = {t[k_bad]:.6g}) with h = {h:.6g}. Explicit methods are only stable "
+                    f"when h is small compared with the fastest time constant of the system "
+                    f"(Euler on x' = lambda x needs |1 + h lambda| <= 1); try a smaller h such "
+                    f"as {h / 10:.3g}, or check f for a division by zero."
+                )
+    return Trajectory(t=t, x=xs, method=method, h=h)
+
+
+def euler(f, t_span, x0, h):
+    """Integrate dx/dt = f(t, x) by Euler's method (欧拉法), first order.
+
+    .. math:: x_{k+1} = x_k + h\\, f(t_k, x_k)
+
+    Local truncation error O(h^2), global error O(h).
+
+    Parameters
+    ----------
+    f : callable ``f(t, x)``
+        Right-hand side, returns dx/dt with the shape of ``x``.
+    t_span : (float, float)
+        Start and end times (t0, t1), t1 > t0.
+    x0 : float or array_like
+        Initial state x(t0); any shape (a batch runs when ``f`` is vectorized).
+    h : float
+        Step size; ``N = round((t1 - t0) / h)`` steps, and h must divide the span.
+
+    Returns
+    -------
+    Trajectory
+        Unpacks as ``t, x``: ``t`` shape (N + 1,), ``x`` shape (N + 1,) + shape(x0).
+
+    Raises
+    ------
+    TypeError, ValueError, NonFiniteStateError
+        See :func:`integrate`.
+
+    Examples
+    --------
+    The seed problem of lab01, y' = t + y, y(0) = 1, has the exact Euler solution
+    y_n = 2 * 1.1**n - t_n - 1 for h = 0.1:
+
+    >>> import simlab
+    >>> t, y = simlab.euler(lambda t, y: t + y, (0, 2), 1.0, 0.1)
+    >>> round(float(y[-1]), 6), round(2 * 1.1**20 - 2 - 1, 6)
+    (10.455, 10.455)
+    """
+    return integrate(f, t_span, x0, h, method="euler")
+
+
+def heun(f, t_span, x0, h):
+    """Integrate dx/dt = f(t, x) by the improved Euler method (改进欧拉法, Heun), second order.
+
+    .. math::
+        K_1 = f(t_k, x_k),\\quad K_2 = f(t_k + h, x_k + h K_1),\\quad
+        x_{k+1} = x_k + \\tfrac{h}{2}(K_1 + K_2)
+
+    Parameters, return value and errors as in :func:`euler`.
+
+    Examples
+    --------
+    >>> import simlab
+    >>> t, y = simlab.heun(lambda t, y: t + y, (0, 2), 1.0, 0.1)
+    >>> round(float(y[-1]), 4)
+    11.7325
+    """
+    return integrate(f, t_span, x0, h, method="heun")
+
+
+def rk4(f, t_span, x0, h):
+    """Integrate dx/dt = f(t, x) by the classical fourth-order Runge-Kutta method (RK4).
+
+    .. math::
+        x_{k+1} = x_k + \\tfrac{h}{6}(K_1 + 2K_2 + 2K_3 + K_4)
+
+    with the slopes of :func:`rk4_step`. Local error O(h^5), global error O(h^4).
+
+    Parameters, return value and errors as in :func:`euler`.
+
+    Examples
+    --------
+    >>> import numpy as np, simlab
+    >>> t, y = simlab.rk4(lambda t, y: t + y, (0, 2), 1.0, 0.1)
+    >>> exact = 2 * np.exp(2) - 2 - 1
+    >>> bool(abs(y[-1] - exact) < 1e-4)
+    True
+    """
+    return integrate(f, t_span, x0, h, method="rk4")
