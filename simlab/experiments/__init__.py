@@ -1,0 +1,76 @@
+"""One function per lab experiment, shared by the solution notebooks and ``simlab run``.
+
+Each lab has a module here (``lab01_euler_rk4``, ``lab02_step_size``, ...) holding
+
+* the computations of the lab's experiments (plain functions returning numbers and arrays),
+* the lab's self-checks (``check_*``), computed from those functions,
+* ``run()``, which performs the whole lab headless and returns an :class:`ExperimentResult`
+  with a summary table and the figures to draw (by name of a function in :mod:`simlab.plotting`).
+
+The registry :data:`EXPERIMENTS` maps a short name (``"lab01"``) to its :class:`Experiment`.
+Modules are imported lazily, so ``import simlab`` stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+
+__all__ = ["Experiment", "ExperimentResult", "EXPERIMENTS", "get"]
+
+
+@dataclass
+class ExperimentResult:
+    """What a lab's ``run()`` returns.
+
+    Attributes
+    ----------
+    summary : list of (str, str)
+        Key numbers as (quantity, formatted value) rows, printed by ``simlab run``.
+    figures : list of (str, str, object)
+        (file stem, name of a function in :mod:`simlab.plotting`, data passed to it).
+    data : dict
+        Everything else the lab computed, for notebooks and tests.
+    """
+
+    summary: list = field(default_factory=list)
+    figures: list = field(default_factory=list)
+    data: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A lab's experiments: registry entry."""
+
+    name: str
+    module: str
+    title: str
+
+    def load(self):
+        """Import and return the experiment module."""
+        return importlib.import_module(f"simlab.experiments.{self.module}")
+
+    def run(self) -> ExperimentResult:
+        """Run every experiment of the lab headless."""
+        return self.load().run()
+
+
+EXPERIMENTS = {
+    experiment.name: experiment
+    for experiment in (
+        Experiment("lab01", "lab01_euler_rk4", "Euler, improved Euler and RK4 on y' = t + y"),
+        Experiment("lab02", "lab02_step_size", "Step size: accuracy, cost and stability"),
+    )
+}
+
+
+def get(name: str) -> Experiment:
+    """Return the experiment called ``name`` (``"lab01"`` or the module name ``"lab01_euler_rk4"``)."""
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string such as 'lab01', got {type(name).__name__}.")
+    for experiment in EXPERIMENTS.values():
+        if name in (experiment.name, experiment.module):
+            return experiment
+    raise ValueError(
+        f"no experiment called {name!r}; available: {', '.join(EXPERIMENTS)} (see `simlab list`)."
+    )

@@ -1,0 +1,254 @@
+"""Lab 01: Euler, improved Euler and RK4 on y' = t + y (seed 003, 实验一 面向微分方程的数值积分法仿真).
+
+The seed experiment: y' = t + y, y(0) = 1, h = 0.1 on [0, 2], exact solution
+y(t) = 2 e^t - t - 1. Euler's method, the improved Euler method and RK4 are compared with it,
+and with ``scipy.integrate.solve_ivp`` as an independent cross-check.
+
+The seed program's Euler line reads ``y1(i+1)=y1(i)+h*(2*h+y1(i))``; :func:`seed_euler_line`
+replays it so that the lab can ask what it really computes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simlab.check import check_array, check_value
+from simlab.experiments import ExperimentResult
+from simlab.integrators import euler, heun, rk4
+
+__all__ = [
+    "T_SPAN",
+    "Y0",
+    "H",
+    "rhs",
+    "exact",
+    "compare_methods",
+    "seed_euler_line",
+    "solve_ivp_reference",
+    "check_euler",
+    "check_heun",
+    "check_rk4",
+    "check_exact",
+    "check_seed_line_value",
+    "run",
+]
+
+#: Time span, initial value and step of the seed experiment.
+T_SPAN = (0.0, 2.0)
+Y0 = 1.0
+H = 0.1
+
+
+def rhs(t, y):
+    """Right-hand side of the seed ODE, dy/dt = t + y."""
+    return t + y
+
+
+def exact(t):
+    """Exact solution y(t) = 2 e^t - t - 1 of y' = t + y, y(0) = 1."""
+    t = np.asarray(t, dtype=float)
+    return 2.0 * np.exp(t) - t - 1.0
+
+
+def compare_methods(h=H):
+    """Solve the seed problem by Euler, improved Euler and RK4 with step ``h``.
+
+    Returns
+    -------
+    dict
+        ``t`` (grid), ``y`` (dict method -> solution), ``exact`` (exact solution on the grid),
+        ``error_at_end`` (dict method -> y_N - y(2)).
+    """
+    solutions = {}
+    for name, method in (("euler", euler), ("heun", heun), ("rk4", rk4)):
+        t, y = method(rhs, T_SPAN, Y0, h)
+        solutions[name] = y
+    y_exact = exact(t)
+    return {
+        "t": t,
+        "y": solutions,
+        "exact": y_exact,
+        "error_at_end": {name: float(y[-1] - y_exact[-1]) for name, y in solutions.items()},
+    }
+
+
+def seed_euler_line(h=H, t_span=T_SPAN, y0=Y0):
+    """Replay the seed program's Euler loop ``y1(i+1) = y1(i) + h*(2*h + y1(i))`` exactly.
+
+    The line uses the constant ``2*h`` where the slope needs ``t_i``: it is Euler's method for
+    y' = y + 2h, not for y' = t + y. Its closed form is y_n = (y0 + 2h)(1 + h)^n - 2h.
+
+    Returns
+    -------
+    t, y : ndarray
+        Grid and the values the seed program computes.
+    """
+    t0, t1 = t_span
+    n = round((t1 - t0) / h)
+    y = np.empty(n + 1)
+    y[0] = y0
+    for i in range(n):
+        y[i + 1] = y[i] + h * (2 * h + y[i])  # the seed's line, as printed
+    return t0 + h * np.arange(n + 1), y
+
+
+def solve_ivp_reference(t_eval=None, rtol=1e-12, atol=1e-12):
+    """The seed problem solved by ``scipy.integrate.solve_ivp`` (RK45, tight tolerances).
+
+    This is the Python counterpart of the seed's "选用MATLAB ode函数完成" (use MATLAB's ode45).
+    """
+    from scipy.integrate import solve_ivp
+
+    if t_eval is None:
+        t_eval = np.linspace(*T_SPAN, 21)
+    solution = solve_ivp(rhs, T_SPAN, [Y0], t_eval=t_eval, rtol=rtol, atol=atol, method="RK45")
+    return solution.t, solution.y[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Typical mistakes, for the hints of the self-checks.
+# ---------------------------------------------------------------------------------------------
+
+
+def _euler_with_next_time(h=H):
+    """Euler with the slope evaluated at t_{k+1} instead of t_k (a common slip)."""
+    n = round((T_SPAN[1] - T_SPAN[0]) / h)
+    y = np.empty(n + 1)
+    y[0] = Y0
+    for k in range(n):
+        y[k + 1] = y[k] + h * ((k + 1) * h + y[k])
+    return y
+
+
+def _rk4_without_half_steps(h=H):
+    """RK4 with h instead of h/2 inside K2 and K3 (another common slip)."""
+    n = round((T_SPAN[1] - T_SPAN[0]) / h)
+    y = np.empty(n + 1)
+    y[0] = Y0
+    for k in range(n):
+        t = k * h
+        k1 = rhs(t, y[k])
+        k2 = rhs(t + h, y[k] + h * k1)
+        k3 = rhs(t + h, y[k] + h * k2)
+        k4 = rhs(t + h, y[k] + h * k3)
+        y[k + 1] = y[k] + h * (k1 + 2 * k2 + 2 * k3 + k4) / 6
+    return y
+
+
+def check_euler(y, h=H):
+    """Self-check of a student's Euler solution y_0 .. y_N of the seed problem."""
+    reference = euler(rhs, T_SPAN, Y0, h).x
+    return check_array(
+        "Euler solution y_k",
+        y,
+        reference,
+        what="y_k",
+        alternatives=[
+            (seed_euler_line(h)[1], "these are the seed program's numbers: its line uses 2*h "
+             "where the slope needs t_k. Use y[k+1] = y[k] + h*(t[k] + y[k])."),
+            (_euler_with_next_time(h), "close: did you use t_{k+1} instead of t_k in the slope? "
+             "Euler's method takes the slope at the start of the step."),
+            (heun(rhs, T_SPAN, Y0, h).x, "these are improved-Euler (Heun) values; plain Euler "
+             "uses one slope per step."),
+            (rk4(rhs, T_SPAN, Y0, h).x, "these are RK4 values; plain Euler uses one slope per step."),
+            (exact(np.linspace(*T_SPAN, len(reference))), "these are the exact values, not Euler's."),
+        ],
+    )
+
+
+def check_heun(y, h=H):
+    """Self-check of a student's improved-Euler solution of the seed problem."""
+    reference = heun(rhs, T_SPAN, Y0, h).x
+    return check_array(
+        "improved Euler solution y_k",
+        y,
+        reference,
+        what="y_k",
+        alternatives=[
+            (euler(rhs, T_SPAN, Y0, h).x, "these are plain Euler values; the improved method "
+             "averages the slope at t_k and the slope at the predicted point at t_{k+1}."),
+        ],
+    )
+
+
+def check_rk4(y, h=H):
+    """Self-check of a student's RK4 solution of the seed problem."""
+    reference = rk4(rhs, T_SPAN, Y0, h).x
+    return check_array(
+        "RK4 solution y_k",
+        y,
+        reference,
+        what="y_k",
+        alternatives=[
+            (_rk4_without_half_steps(h), "K2 and K3 are taken at the middle of the step: use "
+             "t_k + h/2 and y_k + h*K/2, not t_k + h."),
+            (euler(rhs, T_SPAN, Y0, h).x, "these are Euler values."),
+        ],
+    )
+
+
+def check_exact(expression):
+    """Self-check of the exact solution y(t) found with sympy (an expression in ``t``)."""
+    import sympy as sp
+
+    from simlab.check import CheckResult
+
+    def result(passed, message):
+        return CheckResult(passed, "exact solution", message)
+
+    try:
+        expr = sp.sympify(expression)
+    except (sp.SympifyError, TypeError):
+        return result(False, f"expected a sympy expression in t, got {expression!r}.")
+    if isinstance(expr, sp.Equality):  # dsolve returns Eq(y(t), ...)
+        expr = expr.rhs
+    names = {symbol.name for symbol in expr.free_symbols}
+    if names - {"t"}:
+        return result(False, f"the expression still contains {sorted(names - {'t'})}; "
+                      "use the initial condition y(0) = 1 to fix the constant (ics= in dsolve).")
+    t = sp.Symbol("t")
+    expr = expr.subs({symbol: t for symbol in expr.free_symbols})
+    residual = sp.simplify(sp.diff(expr, t) - (t + expr))
+    if residual != 0:
+        return result(False, f"y' - (t + y) = {sp.sstr(residual)}, not zero.")
+    if sp.simplify(expr.subs(t, 0) - 1) != 0:
+        return result(False, f"y(0) = {sp.sstr(expr.subs(t, 0))}, but the initial value is 1.")
+    return result(True, f"y(t) = {sp.sstr(expr)} satisfies y' = t + y and y(0) = 1.")
+
+
+def check_seed_line_value(value, h=H):
+    """Self-check of the value at t = 2 that the seed's Euler line computes."""
+    _, y_seed = seed_euler_line(h)
+    return check_value(
+        "seed Euler line at t = 2",
+        value,
+        y_seed[-1],
+        rtol=1e-6,
+        alternatives=[
+            (euler(rhs, T_SPAN, Y0, h).final, "that is what correct Euler gives; replay the seed's "
+             "line exactly as printed."),
+            (float(exact(2.0)), "that is the exact solution; replay the seed's line."),
+        ],
+    )
+
+
+def run():
+    """Run lab 01 headless: the three methods, the seed's line and the solve_ivp cross-check."""
+    comparison = compare_methods()
+    t_seed, y_seed = seed_euler_line()
+    t_ivp, y_ivp = solve_ivp_reference()
+    summary = [
+        ("h", f"{H:g}"),
+        ("exact y(2) = 2e^2 - 3", f"{comparison['exact'][-1]:.6f}"),
+    ]
+    for name, label in (("euler", "Euler"), ("heun", "improved Euler"), ("rk4", "RK4")):
+        summary.append((f"{label} y(2)", f"{comparison['y'][name][-1]:.6f}"))
+        summary.append((f"{label} error at t=2", f"{comparison['error_at_end'][name]:.3e}"))
+    summary.append(("seed Euler line y(2)", f"{y_seed[-1]:.6f}"))
+    summary.append(("solve_ivp y(2) - exact", f"{y_ivp[-1] - comparison['exact'][-1]:.1e}"))
+    data = {"comparison": comparison, "seed_line": (t_seed, y_seed), "solve_ivp": (t_ivp, y_ivp)}
+    return ExperimentResult(
+        summary=summary,
+        figures=[("lab01_methods", "plot_lab01_methods", data)],
+        data=data,
+    )

@@ -1,0 +1,263 @@
+"""Generate the student labs (``labs/``) from the solved notebooks (``solutions/``).
+
+The solution notebooks are the single source. In a solution, code the student must write sits
+between ``### BEGIN SOLUTION`` and ``### END SOLUTION`` (nbgrader's convention, without any
+nbgrader dependency), and so do model answers in markdown cells. :func:`build_labs` writes each
+``labs/labNN_<topic>.ipynb`` with every marked block replaced by a stub and all outputs cleared.
+
+Student work is never destroyed: every generated notebook records a fingerprint of its own
+content; a lab whose content no longer matches its fingerprint was edited after it was
+generated, and :func:`build_labs` refuses to overwrite it unless ``force=True``, in which case
+the edited file is first copied to ``labs/.backup/``. Every write is atomic (a temporary file in
+the same folder, then ``os.replace``).
+
+This module is tooling: it may import the library; the library never imports it.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+import re
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = [
+    "BEGIN",
+    "END",
+    "LabBuildError",
+    "BuildReport",
+    "strip_solutions",
+    "make_lab",
+    "build_labs",
+    "fingerprint",
+]
+
+BEGIN = "### BEGIN SOLUTION"
+END = "### END SOLUTION"
+CODE_STUB = ["# YOUR CODE HERE", "raise NotImplementedError"]
+MARKDOWN_STUB = ["*YOUR ANSWER HERE*"]
+_META_KEY = "simlab"
+
+
+class LabBuildError(RuntimeError):
+    """A lab could not be generated (unbalanced markers, or it would overwrite student work)."""
+
+
+@dataclass
+class BuildReport:
+    """What :func:`build_labs` did or would do, per lab file."""
+
+    written: list = field(default_factory=list)
+    unchanged: list = field(default_factory=list)
+    stale: list = field(default_factory=list)
+    refused: list = field(default_factory=list)
+    backups: list = field(default_factory=list)
+
+
+def _lines(source):
+    """Cell source as a list of lines without line ends (notebooks store str or list of str)."""
+    text = "".join(source) if isinstance(source, list) else source
+    return text.split("\n")
+
+
+def _join(lines):
+    """Lines back to the list-of-strings form that Jupyter writes."""
+    text = "\n".join(lines)
+    parts = text.splitlines(keepends=True)
+    return parts
+
+
+def strip_solutions(lines, cell_type="code", where="cell"):
+    """Replace each marked solution block in ``lines`` by the stub for ``cell_type``.
+
+    Parameters
+    ----------
+    lines : list of str
+        Source lines of one cell.
+    cell_type : {"code", "markdown"}
+    where : str
+        Name of the cell for error messages.
+
+    Returns
+    -------
+    list of str
+        The lines with solutions stubbed; indentation of the BEGIN marker is kept.
+
+    Raises
+    ------
+    LabBuildError
+        If the markers are unbalanced or nested.
+    """
+    stub = CODE_STUB if cell_type == "code" else MARKDOWN_STUB
+    out, inside = [], False
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if stripped.startswith(BEGIN):
+            if inside:
+                raise LabBuildError(f"{where}, line {number}: nested {BEGIN!r}.")
+            inside = True
+            indent = line[: len(line) - len(line.lstrip())]
+            out += [indent + stub_line for stub_line in stub]
+        elif stripped.startswith(END):
+            if not inside:
+                raise LabBuildError(f"{where}, line {number}: {END!r} without {BEGIN!r}.")
+            inside = False
+        elif not inside:
+            out.append(line)
+    if inside:
+        raise LabBuildError(f"{where}: {BEGIN!r} is never closed by {END!r}.")
+    return out
+
+
+def _canonical(notebook):
+    """Canonical text of a notebook without simlab's fingerprint (what the fingerprint covers)."""
+    content = copy.deepcopy(notebook)
+    content.get("metadata", {}).pop(_META_KEY, None)
+    return json.dumps(content, sort_keys=True, ensure_ascii=False)
+
+
+def fingerprint(notebook):
+    """SHA-256 of a notebook's canonical content, excluding the fingerprint itself."""
+    return hashlib.sha256(_canonical(notebook).encode("utf-8")).hexdigest()
+
+
+def make_lab(solution, source_name="solution"):
+    """Return the student notebook for a solution notebook (a dict in nbformat 4 layout)."""
+    lab = copy.deepcopy(solution)
+    for index, cell in enumerate(lab.get("cells", [])):
+        where = f"{source_name}, cell {index}"
+        lines = _lines(cell.get("source", ""))
+        if cell.get("cell_type") in ("code", "markdown"):
+            lines = strip_solutions(lines, cell["cell_type"], where)
+        cell["source"] = _join(lines)
+        if cell.get("cell_type") == "code":
+            cell["outputs"] = []
+            cell["execution_count"] = None
+        metadata = cell.get("metadata", {})
+        metadata.pop("execution", None)
+        metadata.pop("ExecuteTime", None)
+    lab.setdefault("metadata", {})[_META_KEY] = {
+        "generated_from": f"solutions/{source_name}",
+        "note": "Generated by `simlab build-labs`; edit the solution, not this file.",
+    }
+    lab["metadata"][_META_KEY]["fingerprint"] = fingerprint(lab)
+    return lab
+
+
+def _dumps(notebook):
+    return json.dumps(notebook, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def _atomic_write(path: Path, text: str):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+def _was_edited(existing):
+    """True if a lab file's content no longer matches the fingerprint recorded when generated."""
+    recorded = existing.get("metadata", {}).get(_META_KEY, {}).get("fingerprint")
+    return recorded is None or recorded != fingerprint(existing)
+
+
+def build_labs(root=".", check=False, force=False, names=None):
+    """Generate ``labs/`` from ``solutions/`` under ``root``.
+
+    Parameters
+    ----------
+    root : path-like
+        Project folder holding ``solutions/`` and ``labs/``.
+    check : bool
+        Only compare: report labs that are missing or out of date, write nothing.
+    force : bool
+        Overwrite labs that were edited after generation, after backing each up to
+        ``labs/.backup/<name>.<timestamp>.ipynb``.
+    names : iterable of str, optional
+        Only these solution files (e.g. ``["lab01_euler_rk4.ipynb"]``).
+
+    Returns
+    -------
+    BuildReport
+
+    Raises
+    ------
+    LabBuildError
+        If ``solutions/`` is missing, or a solution's markers are unbalanced.
+    """
+    root = Path(root)
+    solutions = root / "solutions"
+    labs = root / "labs"
+    if not solutions.is_dir():
+        raise LabBuildError(
+            f"no solutions/ folder under {root.resolve()}; run from the project folder or pass --root."
+        )
+    report = BuildReport()
+    sources = sorted(solutions.glob("lab*.ipynb"))
+    if names is not None:
+        wanted = set(names)
+        sources = [s for s in sources if s.name in wanted]
+    for source in sources:
+        solution = json.loads(source.read_text(encoding="utf-8"))
+        lab = make_lab(solution, source.name)
+        text = _dumps(lab)
+        target = labs / source.name
+        if target.exists():
+            current_text = target.read_text(encoding="utf-8")
+            if current_text == text:
+                report.unchanged.append(target)
+                continue
+            try:
+                current = json.loads(current_text)
+                edited = _was_edited(current)
+            except json.JSONDecodeError:
+                edited = True
+            if check:
+                report.stale.append(target)
+                continue
+            if edited and not force:
+                report.refused.append(target)
+                continue
+            if edited:
+                stamp = time.strftime("%Y%m%d-%H%M%S")
+                backup = labs / ".backup" / f"{target.stem}.{stamp}.ipynb"
+                _atomic_write(backup, current_text)
+                report.backups.append(backup)
+        elif check:
+            report.stale.append(target)
+            continue
+        _atomic_write(target, text)
+        report.written.append(target)
+    return report
+
+
+def find_project_root(start=None):
+    """The folder with ``solutions/``: ``start`` (default: cwd) or one of its parents, else the
+    folder that holds the installed (editable) simlab package."""
+    start = Path(start or Path.cwd()).resolve()
+    for folder in (start, *start.parents):
+        if (folder / "solutions").is_dir() and (folder / "pyproject.toml").exists():
+            return folder
+    package_parent = Path(__file__).resolve().parent.parent
+    if (package_parent / "solutions").is_dir():
+        return package_parent
+    return start
+
+
+_LAB_NAME = re.compile(r"^lab\d\d_[a-z0-9_]+\.ipynb$")
+
+
+def check_names(root="."):
+    """Names of solution notebooks that do not follow ``labNN_<topic>.ipynb``."""
+    return [p.name for p in Path(root, "solutions").glob("*.ipynb") if not _LAB_NAME.match(p.name)]

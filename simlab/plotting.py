@@ -1,0 +1,147 @@
+"""Figures of the course. matplotlib is imported only when a function here is called.
+
+Every lab notebook starts with :func:`use_course_style` so that all figures look alike; nothing
+is changed globally by ``import simlab``. Each ``plot_*`` function takes the data an experiment
+returned (see :mod:`simlab.experiments`) and returns a ``matplotlib.figure.Figure``. Lines differ
+in style and marker as well as in colour, so that a figure stays readable printed in black and
+white.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "use_course_style",
+    "LINE_STYLES",
+    "plot_lab01_methods",
+    "plot_convergence",
+    "plot_stability_regions",
+    "plot_stiff",
+    "plot_seed_rk4",
+]
+
+#: (linestyle, marker) pairs cycled through by the plot helpers, readable in black and white.
+LINE_STYLES = [("-", None), ("--", "o"), ("-.", "s"), (":", "^"), ("-", "v"), ("--", "D")]
+
+_COURSE_STYLE = {
+    "figure.figsize": (7.0, 4.2),
+    "figure.dpi": 100,
+    "savefig.dpi": 120,
+    "axes.grid": True,
+    "grid.alpha": 0.35,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "legend.frameon": False,
+    "font.size": 10,
+    "lines.linewidth": 1.6,
+    "lines.markersize": 4,
+    "figure.autolayout": True,
+}
+
+
+def use_course_style():
+    """Apply the course's matplotlib settings (figure size, grid, fonts) to this session.
+
+    Call it once at the top of a notebook; it changes ``matplotlib.rcParams`` for the current
+    Python session only.
+
+    Examples
+    --------
+    >>> from simlab.plotting import use_course_style
+    >>> use_course_style()
+    """
+    import matplotlib
+
+    matplotlib.rcParams.update(_COURSE_STYLE)
+
+
+def _figure(nrows=1, ncols=1, **kwargs):
+    import matplotlib.pyplot as plt
+
+    return plt.subplots(nrows, ncols, **kwargs)
+
+
+def _style(index):
+    linestyle, marker = LINE_STYLES[index % len(LINE_STYLES)]
+    return {"linestyle": linestyle, "marker": marker, "markevery": 0.1 if marker else None}
+
+
+def plot_lab01_methods(data):
+    """Lab 01: Euler, improved Euler, RK4, the seed's Euler line and the exact solution."""
+    comparison = data["comparison"]
+    t = comparison["t"]
+    fig, (ax, ax_err) = _figure(1, 2, figsize=(10, 4))
+    t_fine = np.linspace(t[0], t[-1], 400)
+    ax.plot(t_fine, 2 * np.exp(t_fine) - t_fine - 1, color="black", label="exact $2e^t - t - 1$")
+    labels = {"euler": "Euler", "heun": "improved Euler", "rk4": "RK4"}
+    for i, (name, y) in enumerate(comparison["y"].items(), start=1):
+        ax.plot(t, y, label=labels[name], **_style(i))
+        ax_err.semilogy(t[1:], np.abs(y - comparison["exact"])[1:], label=labels[name], **_style(i))
+    t_seed, y_seed = data["seed_line"]
+    ax.plot(t_seed, y_seed, color="gray", label="seed's Euler line", **_style(4))
+    ax.set(xlabel="t", ylabel="y(t)", title="y' = t + y, y(0) = 1, h = 0.1")
+    ax.legend()
+    ax_err.set(xlabel="t", ylabel="|y_k - y(t_k)|", title="Global error")
+    ax_err.legend()
+    return fig
+
+
+def plot_convergence(study):
+    """Lab 02: global error versus h (log-log) and versus the number of f evaluations."""
+    fig, (ax, ax_cost) = _figure(1, 2, figsize=(10, 4))
+    hs = study["hs"]
+    labels = {"euler": "Euler", "heun": "improved Euler", "rk4": "RK4"}
+    for i, (name, errors) in enumerate(study["errors"].items()):
+        label = f"{labels[name]} (order {study['orders'][name]:.2f})"
+        ax.loglog(hs, errors, label=label, **_style(i + 1))
+        ax_cost.loglog(study["evaluations"][name], errors, label=labels[name], **_style(i + 1))
+    ax.set(xlabel="step size h", ylabel="|y_N - y(2)|", title="Error versus step size")
+    ax.legend()
+    ax_cost.set(xlabel="evaluations of f", ylabel="|y_N - y(2)|", title="Error versus cost")
+    ax_cost.legend()
+    return fig
+
+
+def plot_stability_regions(grids):
+    """Lab 02: stability regions |R(h lambda)| <= 1 of the methods, in the complex h-lambda plane."""
+    fig, ax = _figure(figsize=(6, 5))
+    labels = {"euler": "Euler", "heun": "improved Euler", "rk4": "RK4"}
+    for i, (name, (x, y, magnitude)) in enumerate(grids.items()):
+        linestyle = LINE_STYLES[i % len(LINE_STYLES)][0]
+        contour = ax.contour(x, y, magnitude, levels=[1.0], colors=[f"C{i}"], linestyles=[linestyle])
+        ax.plot([], [], color=f"C{i}", linestyle=linestyle, label=labels[name])
+        del contour
+    ax.axhline(0, color="black", linewidth=0.6)
+    ax.axvline(0, color="black", linewidth=0.6)
+    ax.set(xlabel=r"Re($h\lambda$)", ylabel=r"Im($h\lambda$)",
+           title=r"Stability regions $|R(h\lambda)| \leq 1$")
+    ax.set_aspect("equal")
+    ax.legend(loc="upper left")
+    return fig
+
+
+def plot_stiff(stiff):
+    """Lab 02: the stiff system, RK4 near its step limit, implicit Euler and the exact update."""
+    fig, ax = _figure()
+    for i, run in enumerate(stiff["runs"]):
+        if run["y"] is None:
+            continue
+        ax.plot(run["t"], run["y"], label=f"{run['method']}, h = {run['h']:g} ({run['steps']} steps)",
+                **_style(i))
+    ax.set(xlabel="t (s)", ylabel="y(t)", title="Stiff system 1000/((s+1)(s+1000)), unit step")
+    ax.legend()
+    return fig
+
+
+def plot_seed_rk4(seed):
+    """Lab 02: the seed's RK4 lab, response and error against the exact step response."""
+    fig, (ax, ax_err) = _figure(1, 2, figsize=(10, 4))
+    ax.plot(seed["t"], seed["y"], label="RK4, h = 0.02", **_style(0))
+    ax.plot(seed["t"], seed["exact"], label="exact (scipy.signal.step)", color="black", **_style(1))
+    ax.axhline(seed["steady_state"], color="gray", linestyle=":", label="final value 5/6")
+    ax.set(xlabel="t (s)", ylabel="y(t)", title="Closed loop of 1/(s^3+4s^2+8s+5), r = 5")
+    ax.legend()
+    ax_err.semilogy(seed["t"][1:], np.abs(seed["y"] - seed["exact"])[1:], **_style(0))
+    ax_err.set(xlabel="t (s)", ylabel="|y_RK4 - y|", title="RK4 error, h = 0.02")
+    return fig
