@@ -1,26 +1,26 @@
 """The discrete similarity method (离散相似法): exact sampling of a linear system.
 
-A linear system dx/dt = A x + B u has the exact solution over one sample period T
+Over one sample period T, dx/dt = A x + B u has the exact solution
 
 .. math::
     x((k+1)T) = e^{AT} x(kT) + \\int_0^T e^{A(T-\\tau)} B\\, u(kT + \\tau)\\, d\\tau .
 
 If the input between samples is known (a hold, 保持器), the integral is a fixed matrix times the
-samples and the solution becomes a recurrence, with no truncation error at all:
+samples and the solution is a recurrence without truncation error:
 
-* zero-order hold (零阶保持器), u constant on each period:
-  ``x[k+1] = Phi x[k] + Gamma u[k]``, with the state-transition matrix (状态转移矩阵)
-  ``Phi = Phi(T) = e^{AT}`` and ``Gamma = m(T) = int_0^T e^{As} ds B``;
+* zero-order hold (零阶保持器), u constant on each period: ``x[k+1] = Phi x[k] + Gamma u[k]``
+  with the state-transition matrix (状态转移矩阵) ``Phi = Phi(T) = e^{AT}`` and
+  ``Gamma = m(T) = int_0^T e^{As} ds B``;
 * triangle hold (三角形保持器, first-order hold), u linear between samples:
-  ``x[k+1] = Phi x[k] + Gamma u[k] + Gamma_hat (u[k+1] - u[k])``, with
-  ``Gamma_hat = (1/T) int_0^T e^{A(T-tau)} tau dtau B`` (the textbook's m^(T) / T).
+  ``x[k+1] = Phi x[k] + Gamma u[k] + Gamma_hat (u[k+1] - u[k])`` with
+  ``Gamma_hat = (1/T) int_0^T e^{A(T-tau)} tau dtau B`` (the textbook's m^(T) divided by T).
 
-The method is a recurrence but not a numerical integration formula: for piecewise-constant
-(zoh) or piecewise-linear (foh) inputs it is exact up to rounding, whatever T is.
+It is a recurrence but not a numerical integration formula: for piecewise-constant (zoh) or
+piecewise-linear (foh) inputs it is exact up to rounding, whatever T is.
 
-Public functions: :func:`discretize` (Phi, Gamma, Gamma_hat), :func:`lsim` (fast simulation on a
-uniform grid), :func:`lsim_loop` (the textbook loop, for reading and for tests) and :func:`c2d`
-(transfer function to discrete transfer function, zoh / foh / tustin).
+:func:`discretize` gives Phi, Gamma, Gamma_hat; :func:`lsim` simulates on a uniform grid with the
+recurrence in compiled code; :func:`lsim_loop` is the textbook loop, for reading and for tests;
+:func:`c2d` discretizes a transfer function (zoh, foh, tustin).
 
 Used in lab04_discrete_similarity (seed 003, "离散相似法").
 """
@@ -46,8 +46,8 @@ LSIM_METHODS = ("schur", "modal", "loop")
 #: Methods understood by :func:`c2d`.
 C2D_METHODS = ("zoh", "foh", "tustin")
 
-#: ``method="modal"`` refuses eigenvector matrices with a larger condition number: beyond it,
-#: diagonalization would lose more than half of the 16 digits (A is defective or nearly so).
+#: ``method="modal"`` refuses an eigenvector matrix V with cond(V) above this: diagonalizing
+#: would lose more than half of the 16 digits (A is defective or nearly so).
 MODAL_COND_LIMIT = 1e8
 
 
@@ -63,10 +63,8 @@ class LinearResponse:
         Output; 1-D for a single output.
     x : ndarray, shape (N + 1, n)
         State at each grid point.
-    hold : str
-        ``"zoh"`` or ``"foh"``.
-    method : str
-        How the recurrence was run (one of :data:`LSIM_METHODS`).
+    hold, method : str
+        The hold (:data:`HOLDS`) and how the recurrence ran (:data:`LSIM_METHODS`).
     T : float
         Sample period.
     """
@@ -103,74 +101,71 @@ def _check_choice(value, name, choices, meaning=""):
 
 
 def _check_hold(hold):
-    return _check_choice(hold, "hold", HOLDS, " (zero-order hold 零阶保持器 or triangle hold 三角形保持器)")
+    meaning = " (zero-order hold 零阶保持器, or triangle hold 三角形保持器)"
+    return _check_choice(hold, "hold", HOLDS, meaning)
 
 
 def _check_A_B(A, B):
     A = as_real_array(A, "A")
-    if A.ndim == 0:
-        A = A.reshape(1, 1)
+    A = A.reshape(1, 1) if A.ndim == 0 else A
     if A.ndim != 2 or A.shape[0] != A.shape[1] or A.shape[0] == 0:
         raise ValueError(f"A must be a square matrix of shape (n, n), n >= 1, got shape {A.shape}.")
     n = A.shape[0]
     B = as_real_array(B, "B")
-    if B.ndim < 2:
-        B = B.reshape(-1, 1)  # a scalar or a vector (n,) is one input column
+    B = B.reshape(-1, 1) if B.ndim < 2 else B  # a scalar or a vector (n,) is one input column
     if B.ndim != 2 or B.shape[0] != n or B.shape[1] == 0:
         raise ValueError(
             f"B must have as many rows as A (n = {n}): shape ({n}, m) or ({n},), got shape "
-            f"{np.shape(B)}."
+            f"{B.shape}."
         )
     return A, B
 
 
 def _check_C_D(C, D, n, m):
     C = as_real_array(C, "C")
-    if C.ndim < 2:
-        C = C.reshape(1, -1)  # a vector (n,) is one output row
+    C = C.reshape(1, -1) if C.ndim < 2 else C  # a vector (n,) is one output row
     if C.ndim != 2 or C.shape[1] != n or C.shape[0] == 0:
         raise ValueError(
-            f"C must have as many columns as A has states (n = {n}): shape (p, {n}) or ({n},), "
-            f"got shape {np.shape(C)}."
+            f"C must have one column per state (n = {n}): shape (p, {n}) or ({n},), got shape "
+            f"{C.shape}."
         )
     p = C.shape[0]
     D = as_real_array(D, "D")
     if D.ndim == 0 and (D == 0 or p * m == 1):
-        D = np.full((p, m), float(D))  # D = 0 means "no feedthrough" for any size
+        D = np.full((p, m), float(D))  # D = 0 means "no feedthrough" whatever the size
     elif D.ndim == 1 and (p == 1 or m == 1) and D.size == p * m:
         D = D.reshape(p, m)
     if D.shape != (p, m):
-        raise ValueError(f"D must have shape (p, m) = ({p}, {m}), got shape {np.shape(D)}.")
+        raise ValueError(f"D must have shape (p, m) = ({p}, {m}), got shape {D.shape}.")
     return C, D
 
 
-def _check_signal(u, t, m):
-    """Check the grid ``t`` (uniform, increasing) and the input ``u``; return u (N+1, m) and T."""
+def _check_grid_and_input(t, u, m):
+    """Check the uniform increasing grid ``t`` and the input ``u``; return t, u (N+1, m), T."""
     t = as_real_array(t, "t", ndim=1)
     if t.size < 2:
         raise ValueError(f"t must hold at least two time points, got {t.size}.")
     steps = np.diff(t)
-    T = (t[-1] - t[0]) / (t.size - 1)
-    if T <= 0 or np.any(steps <= 0):
+    T = float((t[-1] - t[0]) / (t.size - 1))
+    if np.any(steps <= 0):
         raise ValueError("t must be strictly increasing, e.g. t = np.linspace(0, 10, 1001).")
-    if np.max(np.abs(steps - T)) > GRID_RTOL * T:
-        k = int(np.argmax(np.abs(steps - T)))
+    k = int(np.argmax(np.abs(steps - T)))
+    if abs(steps[k] - T) > GRID_RTOL * T:
         raise ValueError(
             f"t must be a uniform grid (discrete similarity uses one sample period T), but "
             f"t[{k + 1}] - t[{k}] = {steps[k]!r} differs from the mean step {T!r}. "
             f"Use t = np.linspace(t0, t1, N + 1)."
         )
     u = as_real_array(u, "u")
-    rows = t.size
-    if u.ndim == 1 and m == 1 and u.size == rows:
-        u = u.reshape(rows, 1)
-    if u.shape != (rows, m):
-        hint = " Time runs along the first axis: pass u.T." if u.shape == (m, rows) else ""
+    if u.ndim == 1 and m == 1 and u.size == t.size:
+        u = u.reshape(-1, 1)
+    if u.shape != (t.size, m):
+        hint = " Time runs along the first axis: pass u.T." if u.shape == (m, t.size) else ""
         raise ValueError(
-            f"u must have one row per time point: shape ({rows}, {m})"
-            f"{f' or ({rows},)' if m == 1 else ''}, got shape {u.shape}.{hint}"
+            f"u must have one row per time point, shape ({t.size}, {m})"
+            f"{f' or ({t.size},)' if m == 1 else ''}; got shape {u.shape}.{hint}"
         )
-    return u, float(T)
+    return t, u, T
 
 
 def _check_x0(x0, n):
@@ -188,43 +183,41 @@ def _check_x0(x0, n):
 
 
 def _discretize(A, B, T, hold):
-    """Phi, Gamma, Gamma_hat (zeros for zoh) from one expm; A, B already checked (may be complex)."""
+    """Phi, Gamma, Gamma_hat (zero for zoh) from one expm; A and B checked (may be complex)."""
     n, m = B.shape
     size = n + m if hold == "zoh" else n + 2 * m
     M = np.zeros((size, size), dtype=np.result_type(A, B))
-    M[:n, :n] = A * T  # [[A T, B T, 0],
-    M[:n, n : n + m] = B * T  #  [ 0,   0,  I],
-    if hold == "foh":  #  [ 0,   0,  0]]
+    M[:n, :n] = A * T  # M = [[A T, B T, 0],
+    M[:n, n : n + m] = B * T  # [  0,   0, I],
+    if hold == "foh":  #         [  0,   0, 0]]
         M[n : n + m, n + m :] = np.eye(m)
     E = linalg.expm(M)
-    Phi, Gamma = E[:n, :n], E[:n, n : n + m]
-    Gamma_hat = E[:n, n + m :] if hold == "foh" else np.zeros_like(Gamma)
-    return Phi, Gamma, Gamma_hat
+    Gamma_hat = E[:n, n + m :] if hold == "foh" else np.zeros((n, m), dtype=E.dtype)
+    return E[:n, :n], E[:n, n : n + m], Gamma_hat
 
 
 def discretize(A, B, T, hold="zoh"):
-    """Phi(T), m(T) (and the triangle-hold matrix) of dx/dt = A x + B u, by one matrix exponential.
+    """Phi(T), m(T) (and the triangle-hold matrix) of dx/dt = A x + B u, from one matrix exponential.
 
     .. math::
-        \\Phi = e^{AT},\\qquad \\Gamma = m(T) = \\int_0^T e^{As}\\,ds\\,B,\\qquad
+        \\Phi = e^{AT},\\quad \\Gamma = m(T) = \\int_0^T e^{As}\\,ds\\,B,\\quad
         \\hat\\Gamma = \\frac{1}{T}\\int_0^T e^{A(T-\\tau)}\\,\\tau\\,d\\tau\\,B
 
-    so that ``x[k+1] = Phi x[k] + Gamma u[k]`` (zero-order hold, 零阶保持器) and
-    ``x[k+1] = Phi x[k] + Gamma u[k] + Gamma_hat (u[k+1] - u[k])`` (triangle hold, 三角形保持器,
-    u linear between samples) are exact.
+    make ``x[k+1] = Phi x[k] + Gamma u[k]`` exact for a zero-order hold (零阶保持器), and
+    ``x[k+1] = Phi x[k] + Gamma u[k] + Gamma_hat (u[k+1] - u[k])`` exact for a triangle hold
+    (三角形保持器: u linear between samples).
 
-    How one exponential gives all three: let w = (x, v, a) obey d/ds w = (M / T) w with
+    Why one exponential gives all three: ``w = (x, v, a)`` with dw/ds = (M / T) w and
 
     .. math::
-        M = \\begin{bmatrix} AT & BT & 0\\\\ 0 & 0 & I\\\\ 0 & 0 & 0 \\end{bmatrix},
+        M = \\begin{bmatrix} AT & BT & 0\\\\ 0 & 0 & I\\\\ 0 & 0 & 0 \\end{bmatrix}
 
-    i.e. dx/ds = A x + B v, dv/ds = a / T, da/ds = 0, so ``v(s) = v(0) + a(0) s / T`` is an input
-    that ramps linearly. Then ``w(T) = e^{M} w(0)``, and the columns of e^M are the responses to
-    unit starts: from x(0) = I the block is e^{AT} = Phi; from v(0) = I (a constant input) it is
-    ``int_0^T e^{A(T-tau)} dtau B = Gamma``; from a(0) = I (the input tau / T) it is
-    ``(1/T) int_0^T e^{A(T-tau)} tau dtau B = Gamma_hat``. No inverse of A appears, so singular A
-    (integrators, 积分环节) needs no special case. For the zero-order hold the last block row and
-    column are left out.
+    means dx/ds = A x + B v, dv/ds = a / T, da/ds = 0: the system driven by the input
+    ``v(s) = v(0) + a(0) s / T``, which ramps linearly. So w(T) = e^M w(0), and the blocks of the
+    first block row of e^M are the responses at s = T to unit starts: to x(0) = I, e^{AT} = Phi;
+    to v(0) = I (constant input), ``int_0^T e^{A(T-tau)} dtau B = Gamma``; to a(0) = I (input
+    tau / T), ``(1/T) int_0^T e^{A(T-tau)} tau dtau B = Gamma_hat``. A is never inverted, so a
+    singular A (integrators, 积分环节) needs no special case. For zoh the last block is left out.
 
     Parameters
     ----------
@@ -244,15 +237,15 @@ def discretize(A, B, T, hold="zoh"):
     Gamma : ndarray, shape (n, m)
         m(T).
     Gamma_hat : ndarray, shape (n, m)
-        Only for ``hold="foh"``: returned as a third element.
+        Only for ``hold="foh"``, as a third element.
 
     Raises
     ------
     TypeError
         If an argument is not numeric.
     ValueError
-        If A is not square, B has the wrong number of rows, T <= 0 or is not finite, or hold is
-        unknown.
+        If A is not square, B has the wrong number of rows, T is not finite and positive, or
+        hold is unknown.
 
     Notes
     -----
@@ -261,7 +254,7 @@ def discretize(A, B, T, hold="zoh"):
 
     Examples
     --------
-    The integrator 1/s (A = 0) sampled with T = 0.5: Phi = 1, Gamma = T, Gamma_hat = T / 2.
+    The integrator 1/s (A = 0) with T = 0.5: Phi = 1, Gamma = T, Gamma_hat = T / 2.
 
     >>> from simlab.similarity import discretize
     >>> Phi, Gamma, Gamma_hat = discretize([[0.0]], [1.0], 0.5, hold="foh")
@@ -276,19 +269,12 @@ def discretize(A, B, T, hold="zoh"):
 
 
 # ---------------------------------------------------------------------------------------------
-# Simulation
+# Simulation: three ways to run the same recurrence
 # ---------------------------------------------------------------------------------------------
 
 
-def _prepare(A, B, C, D, u, t, hold, x0):
-    A, B = _check_A_B(A, B)
-    C, D = _check_C_D(C, D, A.shape[0], B.shape[1])
-    u, T = _check_signal(u, t, B.shape[1])
-    return A, B, C, D, u, T, _check_hold(hold), _check_x0(x0, A.shape[0])
-
-
-def _textbook_loop(A, B, x0, u, T, hold):
-    """The recurrence one step at a time in Python (slow, but it reads like the lecture)."""
+def _loop_states(A, B, x0, u, T, hold):
+    """The recurrence one step at a time in Python: slow, but it reads like the lecture."""
     Phi, Gamma, Gamma_hat = _discretize(A, B, T, hold)
     x = np.empty((len(u), len(x0)))
     x[0] = x0
@@ -303,68 +289,68 @@ def _textbook_loop(A, B, x0, u, T, hold):
 
 
 def _triangular_recurrence(R, Bz, z0, u, T, hold):
-    """Run z[k+1] = Phi_z z[k] + w[k] for upper-triangular R (Phi_z = e^{RT} is triangular too).
+    """Run z[k+1] = Phi_z z[k] + w[k] for upper-triangular R (so Phi_z = e^{RT} is triangular).
 
-    Row i of the recurrence is the first-order recurrence
-    ``z_i[k+1] = Phi_z[i, i] z_i[k] + (w_i[k] + sum_{j > i} Phi_z[i, j] z_j[k])``; solving the
-    rows from the last one up, each one is a single compiled ``lfilter`` call.
+    Row i is the first-order recurrence
+    ``z_i[k+1] = Phi_z[i, i] z_i[k] + (w_i[k] + sum_{j > i} Phi_z[i, j] z_j[k])``; solved from
+    the last row up, each row is one compiled ``lfilter`` call.
     """
     Phi, Gamma, Gamma_hat = _discretize(R, Bz, T, hold)
-    Phi = np.triu(Phi)  # exactly triangular: rounding cannot create entries below the diagonal
-    # w[k] = (Gamma - Gamma_hat) u[k] + Gamma_hat u[k+1], for k = 0 .. N-1
+    Phi = np.triu(Phi)  # e^{RT} is exactly triangular
+    # w[k] = (Gamma - Gamma_hat) u[k] + Gamma_hat u[k+1], k = 0 .. N-1
     w = u[:-1] @ (Gamma - Gamma_hat).T + u[1:] @ Gamma_hat.T
     n = len(z0)
     z = np.empty((len(u), n), dtype=complex)
     for i in range(n - 1, -1, -1):
         drive = w[:, i]
-        if i < n - 1 and np.any(Phi[i, i + 1 :]):
+        if np.any(Phi[i, i + 1 :]):
             drive = drive + z[:-1, i + 1 :] @ Phi[i, i + 1 :]
-        # z_i[0] = z0_i, z_i[k] = Phi_ii z_i[k-1] + drive[k-1]: filter 1 / (1 - Phi_ii q^-1)
+        # z_i[0] = z0_i and z_i[k] = Phi_ii z_i[k-1] + drive[k-1]: the filter 1 / (1 - Phi_ii q^-1)
         z[:, i] = signal.lfilter([1.0], [1.0, -Phi[i, i]], np.concatenate(([z0[i]], drive)))
     return z
 
 
 def _schur_states(A, B, x0, u, T, hold):
-    # A = Q R Q^H with Q unitary and R upper triangular (complex Schur form); z = Q^H x.
+    # A = Q R Q^H, Q unitary, R upper triangular (complex Schur form); z = Q^H x.
     R, Q = linalg.schur(A, output="complex")
     z = _triangular_recurrence(R, Q.conj().T @ B, Q.conj().T @ x0, u, T, hold)
     return (z @ Q.T).real  # x[k] = Q z[k]
 
 
 def _modal_states(A, B, x0, u, T, hold):
-    # A = V diag(lambda) V^{-1}; in modal coordinates z = V^{-1} x every mode is decoupled.
+    # A = V diag(lambda) V^{-1}; in modal coordinates z = V^{-1} x the modes are decoupled.
     lam, V = linalg.eig(A)
     cond = np.linalg.cond(V)
     if not cond <= MODAL_COND_LIMIT:
+        lost = "all" if not cond < 1e16 else f"about {np.log10(cond):.0f}"
         raise ValueError(
             f"method='modal' needs a diagonalizable A with well-conditioned eigenvectors, but "
-            f"cond(V) = {cond:.3g} (A is defective or nearly so, e.g. repeated poles such as "
-            f"1/s^3). Diagonalization would lose about {np.log10(cond):.0f} of 16 digits; "
-            f"use method='schur', which needs no eigenvectors."
+            f"cond(V) = {cond:.3g}: A is defective or nearly so (repeated poles, e.g. 1/s^3), and "
+            f"diagonalizing would lose {lost} of 16 digits. Use method='schur'."
         )
     z = _triangular_recurrence(np.diag(lam), linalg.solve(V, B), linalg.solve(V, x0), u, T, hold)
     return (z @ V.T).real  # x[k] = V z[k]
 
 
-_RUNNERS = {"schur": _schur_states, "modal": _modal_states, "loop": _textbook_loop}
+_RUNNERS = {"schur": _schur_states, "modal": _modal_states, "loop": _loop_states}
 
 
 def _response(A, B, C, D, u, t, hold, x0, method):
-    A, B, C, D, u, T, hold, x0 = _prepare(A, B, C, D, u, t, hold, x0)
+    A, B = _check_A_B(A, B)
+    C, D = _check_C_D(C, D, A.shape[0], B.shape[1])
+    t, u, T = _check_grid_and_input(t, u, B.shape[1])
+    hold, x0 = _check_hold(hold), _check_x0(x0, A.shape[0])
     with np.errstate(over="ignore", invalid="ignore"):
         x = _RUNNERS[method](A, B, x0, u, T, hold)
-        # y[k] = C x[k] + D u[k]
-        y = x @ C.T + u @ D.T
+        y = x @ C.T + u @ D.T  # y[k] = C x[k] + D u[k]
     if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
-        growth = np.max(linalg.eigvals(A).real)
         raise NonFiniteStateError(
-            f"the state overflowed to inf or NaN over {len(u) - 1} steps: the system is "
-            f"unstable (largest Re(lambda) = {growth:.3g}) and grows beyond the floating-point "
-            f"range. Shorten the time span."
+            f"the state overflowed to inf or NaN within {len(u) - 1} steps: the system is unstable "
+            f"(largest Re(lambda) = {np.max(linalg.eigvals(A).real):.3g}) and outgrows the "
+            f"floating-point range. Shorten the time span."
         )
-    t = np.asarray(t, dtype=float)
-    return LinearResponse(t=t, y=y[:, 0] if y.shape[1] == 1 else y, x=x, hold=hold,
-                          method=method, T=T)
+    y = y[:, 0] if y.shape[1] == 1 else y
+    return LinearResponse(t=t, y=y, x=x, hold=hold, method=method, T=T)
 
 
 def lsim(A, B, C, D, u, t, hold="zoh", x0=None, method="schur"):
@@ -374,52 +360,48 @@ def lsim(A, B, C, D, u, t, hold="zoh", x0=None, method="schur"):
         x[k+1] = \\Phi x[k] + \\Gamma u[k] + \\hat\\Gamma\\,(u[k+1] - u[k]),\\qquad
         y[k] = C x[k] + D u[k]
 
-    with Phi, Gamma, Gamma_hat from :func:`discretize` (Gamma_hat = 0 for the zero-order hold).
-    The response is exact (to rounding) when u is piecewise constant (``hold="zoh"``) or
-    piecewise linear (``hold="foh"``) between the grid points.
+    with Phi, Gamma, Gamma_hat from :func:`discretize` (Gamma_hat = 0 for the zero-order hold):
+    exact, to rounding, when u is piecewise constant (zoh) or piecewise linear (foh).
 
-    The recurrence is not run as a Python loop. With ``method="schur"`` (default) A is brought
-    to complex Schur form A = Q R Q^H (Q unitary, R upper triangular): in z = Q^H x the
-    recurrence is triangular, so each state is a first-order recurrence
-    z_i[k+1] = phi_ii z_i[k] + g_i[k] whose input g_i depends only on the states below it; each
-    runs as one compiled ``scipy.signal.lfilter`` call. Q is unitary, so nothing is amplified,
-    and repeated poles or integrators (defective A) need no special case.
-    ``method="modal"`` diagonalizes A = V diag(lambda) V^{-1} instead (the modes are independent,
-    but the error grows like cond(V) and defective A is refused). ``method="loop"`` runs the
-    textbook loop of :func:`lsim_loop`. Transfer-function filtering (c2d then ``lfilter``) is
-    deliberately not offered: with poles crowding near z = 1 at small T it loses about six digits.
+    The recurrence does not run as a Python loop. ``method="schur"`` (default) uses the complex
+    Schur form A = Q R Q^H (Q unitary, R upper triangular): in z = Q^H x the recurrence is
+    triangular, each state a first-order recurrence z_i[k+1] = phi_ii z_i[k] + g_i[k] driven by
+    the states below it, run by one compiled ``scipy.signal.lfilter`` call. Q is unitary, so no
+    error is amplified, and repeated poles or integrators (defective A) need no special case.
+    ``method="modal"`` diagonalizes A = V diag(lambda) V^{-1} instead: independent modes, but
+    errors grow like cond(V), and a defective A is refused. ``method="loop"`` is
+    :func:`lsim_loop`. Filtering with the discrete transfer function (:func:`c2d`, then
+    ``lfilter``) is not offered: with poles crowding near z = 1 at small T it loses ~6 digits.
 
     Parameters
     ----------
-    A : array_like, shape (n, n)
-    B : array_like, shape (n, m) or (n,)
-    C : array_like, shape (p, n) or (n,)
-    D : array_like, shape (p, m), or scalar (0 for no feedthrough)
+    A, B : array_like, shapes (n, n) and (n, m) or (n,)
+    C, D : array_like, shapes (p, n) or (n,), and (p, m) or a scalar (0: no feedthrough)
     u : array_like, shape (N + 1,) or (N + 1, m)
         Input samples u(t_k), time along the first axis.
     t : array_like, shape (N + 1,)
         Uniform increasing grid, e.g. ``np.linspace(0, 10, 1001)``; T = t[1] - t[0].
     hold : {"zoh", "foh"}
-        What the input does between samples: constant (零阶保持器) or linear (三角形保持器).
+        Input between samples: constant (零阶保持器) or linear (三角形保持器).
     x0 : array_like, shape (n,), optional
         State at t[0]; zeros by default.
     method : {"schur", "modal", "loop"}
-        How the recurrence is run (same result; see above).
+        How the recurrence is run (the same numbers; see above).
 
     Returns
     -------
     LinearResponse
-        Unpacks as ``t, y``; y has shape (N + 1,) for one output, else (N + 1, p); ``.x`` has
-        shape (N + 1, n).
+        Unpacks as ``t, y``; ``y`` shape (N + 1,) for one output, else (N + 1, p); ``.x`` shape
+        (N + 1, n).
 
     Raises
     ------
     TypeError
         If an argument is not numeric.
     ValueError
-        For wrong shapes, a non-uniform grid, non-finite values, or an unknown hold or method.
+        For wrong shapes, a non-uniform grid, non-finite values, an unknown hold or method.
     NonFiniteStateError
-        If an unstable system grows beyond the floating-point range.
+        If an unstable system outgrows the floating-point range.
 
     Notes
     -----
@@ -427,12 +409,11 @@ def lsim(A, B, C, D, u, t, hold="zoh", x0=None, method="schur"):
 
     Examples
     --------
-    Step response of 1/(s + 1): y = 1 - e^{-t}, exact at the samples for any T.
+    Step response of 1/(s + 1), y = 1 - e^{-t}: exact at the samples even with T = 1.
 
     >>> import numpy as np
     >>> from simlab.similarity import lsim
-    >>> t = np.linspace(0, 5, 6)
-    >>> t, y = lsim([[-1.0]], [1.0], [1.0], 0.0, np.ones(6), t)
+    >>> t, y = lsim([[-1.0]], [1.0], [1.0], 0.0, np.ones(6), np.linspace(0, 5, 6))
     >>> bool(np.allclose(y, 1 - np.exp(-t), rtol=0, atol=1e-14))
     True
     """
@@ -447,8 +428,8 @@ def lsim_loop(A, B, C, D, u, t, hold="zoh", x0=None):
         x[k+1] = \\Phi x[k] + \\Gamma u[k] + \\hat\\Gamma\\,(u[k+1] - u[k]),\\qquad
         y[k] = C x[k] + D u[k]
 
-    Same arguments, result and errors as :func:`lsim`; about a hundred times slower on long grids,
-    which is the point of comparing the two in lab04_discrete_similarity (seed 003).
+    Arguments, result and errors as in :func:`lsim`. It is much slower on long grids, which is
+    what lab04_discrete_similarity (seed 003) measures.
 
     Examples
     --------
@@ -467,54 +448,55 @@ def lsim_loop(A, B, C, D, u, t, hold="zoh", x0=None):
 
 
 def _check_tf(num, den):
-    num = np.trim_zeros(as_real_array(num, "num").reshape(-1), "f")
-    den = as_real_array(den, "den")
-    if den.ndim > 1 or den.size == 0 or den.reshape(-1)[0] == 0:
+    num, den = as_real_array(num, "num"), as_real_array(den, "den")
+    if num.ndim > 1:
+        raise ValueError(
+            f"num must be a 1-D sequence of coefficients in descending powers of s, got shape "
+            f"{num.shape}."
+        )
+    if den.ndim != 1 or den.size == 0 or den[0] == 0:
         raise ValueError(
             f"den must be a 1-D sequence of coefficients in descending powers of s with a "
             f"non-zero leading coefficient, e.g. [1, 3, 2], got {describe(den)}."
         )
-    den = den.reshape(-1)
-    if num.size == 0:
-        num = np.zeros(1)
+    num = np.trim_zeros(num.reshape(-1), "f")
     if num.size > den.size:
         raise ValueError(
-            f"num has degree {num.size - 1} > degree {den.size - 1} of den: the transfer function "
-            f"is improper (not realizable); c2d needs deg num <= deg den."
+            f"num has degree {num.size - 1} > degree {den.size - 1} of den: the transfer "
+            f"function is improper (not realizable); c2d needs deg num <= deg den."
         )
     return np.concatenate((np.zeros(den.size - num.size), num)), den
 
 
 def _tustin(num, den, T):
-    """Substitute s = (2/T)(z - 1)/(z + 1) and clear the denominators (z + 1)^n."""
+    """Substitute s = (2/T)(z - 1)/(z + 1) and multiply through by (z + 1)^n."""
     n = den.size - 1
     numd, dend = np.zeros(n + 1), np.zeros(n + 1)
-    for power in range(n + 1):  # the term of s^power
-        term = (2.0 / T) ** power * np.poly1d([1.0, -1.0]) ** power * np.poly1d([1.0, 1.0]) ** (
-            n - power
-        )
-        numd += num[n - power] * term.coeffs
-        dend += den[n - power] * term.coeffs
+    for power in range(n + 1):  # s^power -> (2/T)^power (z - 1)^power (z + 1)^(n - power)
+        term = (2.0 / T) ** power * (np.poly1d([1.0, -1.0]) ** power
+                                     * np.poly1d([1.0, 1.0]) ** (n - power)).coeffs
+        numd += num[n - power] * term
+        dend += den[n - power] * term
     return numd, dend
 
 
 def c2d(num, den, T, method="zoh"):
-    """Discretize a transfer function G(s) = num(s) / den(s) with sample period T (MATLAB c2dm).
+    """Discretize G(s) = num(s) / den(s) with sample period T (as MATLAB's c2dm).
 
-    * ``"zoh"`` and ``"foh"``: exact sampling with a zero-order or triangle hold; G(s) is
-      realized as a state space (A, B, C, D), discretized by :func:`discretize` and converted
-      back. For the triangle hold, with xi[k] = x[k] - Gamma_hat u[k],
+    * ``"zoh"``, ``"foh"``: exact sampling with a zero-order or triangle hold. G(s) is realized
+      as (A, B, C, D), discretized by :func:`discretize` and converted back; for the triangle
+      hold the state xi[k] = x[k] - Gamma_hat u[k] gives the proper discrete system
 
       .. math::
           \\xi[k+1] = \\Phi\\xi[k] + (\\Gamma - \\hat\\Gamma + \\Phi\\hat\\Gamma)u[k],\\qquad
           y[k] = C\\xi[k] + (D + C\\hat\\Gamma)u[k].
 
-    * ``"tustin"``: bilinear transform (双线性变换) s = (2/T)(z - 1)/(z + 1).
+    * ``"tustin"``: the bilinear transform (双线性变换) s = (2/T)(z - 1)/(z + 1).
 
     Parameters
     ----------
-    num, den : array_like, shape (n + 1,) at most
-        Coefficients in descending powers of s; deg num <= deg den.
+    num, den : array_like, 1-D
+        Coefficients in descending powers of s, deg num <= deg den = n.
     T : float
         Sample period, T > 0.
     method : {"zoh", "foh", "tustin"}
@@ -522,15 +504,16 @@ def c2d(num, den, T, method="zoh"):
     Returns
     -------
     numd, dend : ndarray, shape (n + 1,)
-        Coefficients in descending powers of z, dend[0] = 1, numd padded with leading zeros to
-        the length of dend (as MATLAB returns them).
+        Coefficients in descending powers of z, ``dend[0] == 1``; numd has leading zeros to the
+        length of dend, as in MATLAB.
 
     Raises
     ------
     TypeError
         If the coefficients are not numeric.
     ValueError
-        If den has a zero leading coefficient, G is improper, T <= 0, or method is unknown.
+        If den has a zero leading coefficient, G is improper, T is not positive, or method is
+        unknown.
 
     Notes
     -----
@@ -538,7 +521,7 @@ def c2d(num, den, T, method="zoh"):
 
     Examples
     --------
-    1/(s + 1) with a zero-order hold: (1 - e^{-T}) / (z - e^{-T}).
+    1/(s + 1) with a zero-order hold is (1 - e^{-T}) / (z - e^{-T}):
 
     >>> import numpy as np
     >>> from simlab.similarity import c2d
@@ -555,8 +538,9 @@ def c2d(num, den, T, method="zoh"):
         numd, dend = _tustin(num, den, T)
     else:
         # TODO: use simlab.lti.tf2ss / ss2tf once simlab/lti.py is in the package.
-        A, B, C, D = signal.tf2ss(num, den)
+        nonzero = bool(np.any(num))
+        A, B, C, D = signal.tf2ss(np.trim_zeros(num, "f") if nonzero else [1.0], den)
         Phi, Gamma, Gamma_hat = _discretize(A, B, T, method)
         numd, dend = signal.ss2tf(Phi, Gamma - Gamma_hat + Phi @ Gamma_hat, C, D + C @ Gamma_hat)
-        numd, dend = numd.reshape(-1), dend.reshape(-1)
+        numd, dend = numd.reshape(-1) * nonzero, dend.reshape(-1)  # G = 0 keeps numd = 0
     return numd / dend[0], dend / dend[0]

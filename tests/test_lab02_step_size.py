@@ -1,0 +1,165 @@
+"""Lab 02 experiments and self-checks, against sympy, scipy and python-control."""
+
+import control
+import numpy as np
+import pytest
+import sympy as sp
+from scipy.integrate import solve_ivp
+
+from simlab.experiments import lab02_step_size as lab
+from simlab.integrators import NonFiniteStateError
+
+
+def test_nonlinear_problem_exact_solution():
+    """Oracle: solve_ivp with tight tolerances on y' = -2 t y^2."""
+    solution = solve_ivp(lab.nonlinear_rhs, (0, 2), [1.0], rtol=1e-12, atol=1e-12, dense_output=True)
+    t = np.linspace(0, 2, 11)
+    np.testing.assert_allclose(lab.nonlinear_exact(t), solution.sol(t)[0], rtol=1e-9)
+
+
+def test_measured_orders_are_one_two_four():
+    study = lab.convergence_study()
+    for method, order in (("euler", 1), ("heun", 2), ("rk4", 4)):
+        assert abs(study["orders"][method] - order) <= 0.15
+
+
+def test_fit_order_recovers_a_known_power_law():
+    hs = np.array([0.1, 0.05, 0.025])
+    assert lab.fit_order(hs, 3.0 * hs**2.5) == pytest.approx(2.5)
+
+
+def test_fit_order_rejects_zero_errors():
+    with pytest.raises(ValueError, match="non-zero"):
+        lab.fit_order([0.1, 0.2], [0.0, 1e-3])
+
+
+@pytest.mark.parametrize("method", ["euler", "heun", "rk4"])
+def test_stability_polynomial_is_one_step_on_the_test_equation(method):
+    """Oracle: sympy, one textbook step of the method on y' = lambda y equals R(h lambda) y."""
+    z, y = sp.symbols("z y")
+    f = lambda yy: z * yy  # h = 1, lambda = z  # noqa: E731
+    if method == "euler":
+        step = y + f(y)
+    elif method == "heun":
+        k1 = f(y)
+        step = y + (k1 + f(y + k1)) / 2
+    else:
+        k1 = f(y)
+        k2 = f(y + k1 / 2)
+        k3 = f(y + k2 / 2)
+        k4 = f(y + k3)
+        step = y + (k1 + 2 * k2 + 2 * k3 + k4) / 6
+    R = sp.Poly(sp.expand(step / y), z).all_coeffs()[::-1]
+    np.testing.assert_allclose(lab.stability_polynomial(method), [float(c) for c in R], rtol=1e-15)
+
+
+def test_real_stability_limits():
+    """Oracle: sympy real roots of R(z) = 1 for RK4 (about -2.785) and R(z) = -1 for Euler."""
+    z = sp.Symbol("z")
+    rk4 = 1 + z + z**2 / 2 + z**3 / 6 + z**4 / 24
+    roots = [r for r in sp.Poly(rk4 - 1, z).nroots() if abs(sp.im(r)) < 1e-12 and sp.re(r) < -1e-9]
+    assert lab.real_stability_limit("rk4") == pytest.approx(float(max(roots)), rel=1e-10)
+    assert lab.real_stability_limit("euler") == pytest.approx(-2.0)
+    assert lab.real_stability_limit("heun") == pytest.approx(-2.0)
+
+
+def test_max_stable_step_for_a_real_eigenvalue():
+    """Oracle: h_max = z_min / lambda for a single real eigenvalue."""
+    assert lab.max_stable_step([-10.0], "euler") == pytest.approx(0.2, rel=1e-9)
+    assert lab.max_stable_step([-1000.0], "rk4") == pytest.approx(
+        -lab.real_stability_limit("rk4") / 1000.0, rel=1e-9
+    )
+
+
+def test_max_stable_step_rejects_unstable_eigenvalues():
+    with pytest.raises(ValueError, match="negative real part"):
+        lab.max_stable_step([0.5, -1.0], "rk4")
+
+
+def test_test_equation_runs_decay_below_and_grow_above_the_limit():
+    runs = lab.test_equation_runs()
+    for run in runs:
+        if run["ratio"] < 1:
+            assert run["final"] < 1.0
+        else:
+            assert run["final"] > 1.0
+
+
+def test_stiff_exact_step_response():
+    """Oracle: python-control step response of 1000/((s+1)(s+1000))."""
+    t = np.linspace(0, 5, 501)
+    response = control.step_response(control.tf([1000], [1, 1001, 1000]), T=t)
+    np.testing.assert_allclose(lab.stiff_exact(t), response.outputs, atol=1e-9)
+
+
+def test_stiff_rk4_diverges_above_the_limit_and_implicit_methods_do_not():
+    stiff = lab.stiff_comparison()
+    assert stiff["h_limit_rk4"] == pytest.approx(2.785293563 / 1000, rel=1e-6)
+    by_name = {(r["method"], r["h"]): r for r in stiff["runs"]}
+    assert by_name[("rk4", 0.0025)]["max_error"] < 1e-3
+    assert by_name[("rk4", 0.003125)]["y"] is None
+    assert by_name[("backward euler", 0.1)]["max_error"] < 0.05
+    assert by_name[("exact (expm)", 0.1)]["max_error"] < 1e-12
+
+
+def test_rk4_on_stiff_system_above_limit_raises():
+    A, B, _ = lab.stiff_system()
+    with pytest.raises(NonFiniteStateError):
+        lab.rk4(lambda t, x: A @ x + B, (0, 5), np.zeros(2), 0.003125)
+
+
+def test_seed_state_space_is_the_closed_loop():
+    """Oracle: python-control feedback(tf(1, [1, 4, 8, 5]), 1)."""
+    closed = control.feedback(control.tf([1], [1, 4, 8, 5]), 1)
+    A, b, C = lab.seed_rk4_system()
+    ss = control.ss(A, b.reshape(3, 1), C.reshape(1, 3), 0)
+    for s in (0.0, 1j, 2 + 3j):
+        assert complex(ss(s)) == pytest.approx(complex(closed(s)), rel=1e-12)
+
+
+def test_seed_rk4_program_matches_the_exact_step_response():
+    """Oracle: python-control step response of the closed loop times r = 5."""
+    A, b, C = lab.seed_rk4_system()
+    t, y = lab.seed_rk4_program(A, b, C)
+    closed = control.feedback(control.tf([1], [1, 4, 8, 5]), 1)
+    exact = 5.0 * control.step_response(closed, T=t).outputs
+    np.testing.assert_allclose(y, exact, atol=1e-7)
+
+
+def test_seed_rk4_lab_settling_time_and_final_value():
+    """Oracle: python-control step_info (2 % settling) on the exact response; r G(0) = 5/6."""
+    data = lab.seed_rk4_lab()
+    assert data["steady_state"] == pytest.approx(5 / 6)
+    closed = control.feedback(control.tf([1], [1, 4, 8, 5]), 1)
+    info = control.step_info(closed, T=np.linspace(0, 20, 20001), SettlingTimeThreshold=0.02)
+    assert data["settling_time"] == pytest.approx(info["SettlingTime"], abs=0.021)
+    expected_poles = np.roots([1, 4, 8, 6])
+    np.testing.assert_allclose(np.sort_complex(data["poles"]), np.sort_complex(expected_poles), rtol=1e-10)
+
+
+def test_seed_rk4_step_table_rk4_beats_euler():
+    for h, euler_error, rk4_error in lab.seed_rk4_lab()["steps"]:
+        assert rk4_error < euler_error
+
+
+def test_check_seed_state_space_accepts_any_realization():
+    """Oracle: python-control's own realization of the closed loop is accepted."""
+    closed = control.feedback(control.tf([1], [1, 4, 8, 5]), 1)
+    ss = control.ss(closed)
+    assert lab.check_seed_state_space(ss.A, ss.B, ss.C)
+
+
+def test_check_seed_state_space_recognises_the_open_loop():
+    A = np.array([[-4.0, -8.0, -5.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    result = lab.check_seed_state_space(A, [1, 0, 0], [0, 0, 1])
+    assert not result and "open loop" in str(result)
+
+
+def test_check_order_explains_local_versus_global():
+    assert lab.check_order("rk4", 4.05)
+    assert "local error" in str(lab.check_order("euler", 2.0))
+
+
+def test_check_stability_limit_sign_hint():
+    assert lab.check_stability_limit("rk4", -2.7853)
+    assert "negative real axis" in str(lab.check_stability_limit("rk4", 2.7853))

@@ -1,0 +1,87 @@
+"""Packaging: pyproject.toml, environment.yml and the README agree."""
+
+import re
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _pyproject():
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def _requirement(spec):
+    """('numpy', '>=1.26,<3') from 'numpy>=1.26,<3' (whitespace ignored)."""
+    match = re.fullmatch(r"([A-Za-z0-9_.\-]+)\s*(.*)", spec.strip())
+    return match.group(1).lower(), match.group(2).replace(" ", "")
+
+
+def _environment_packages():
+    packages = {}
+    for line in (ROOT / "environment.yml").read_text(encoding="utf-8").splitlines():
+        match = re.fullmatch(r"\s*-\s+([A-Za-z][A-Za-z0-9_.\-]*[<>=].*)", line)
+        if match:
+            name, bounds = _requirement(match.group(1))
+            packages[name] = bounds
+    packages.pop("python", None)
+    return packages
+
+
+def test_environment_lists_the_same_packages_and_bounds_as_pyproject():
+    project = _pyproject()["project"]
+    wanted = dict(_requirement(s) for s in project["dependencies"])
+    wanted.update(_requirement(s) for s in project["optional-dependencies"]["dev"])
+    assert _environment_packages() == wanted
+
+
+def test_course_extra_is_part_of_dev_extra():
+    extras = _pyproject()["project"]["optional-dependencies"]
+    assert set(extras["course"]) <= set(extras["dev"])
+
+
+def test_every_dependency_has_lower_and_upper_bounds():
+    project = _pyproject()["project"]
+    specs = project["dependencies"] + project["optional-dependencies"]["dev"]
+    for spec in specs:
+        _, bounds = _requirement(spec)
+        assert ">=" in bounds and "<" in bounds.replace("<=", ""), spec
+
+
+def test_environment_installs_the_project_itself():
+    assert re.search(r"-\s+pip:\s*\n\s+-\s+-e\s+\.", (ROOT / "environment.yml").read_text())
+
+
+def test_python_requirement_agrees():
+    assert _pyproject()["project"]["requires-python"] == ">=3.11"
+    assert "python>=3.11" in (ROOT / "environment.yml").read_text()
+
+
+def test_readme_quick_start_has_the_two_commands():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert 'pip install -e ".[dev]" && simlab run all' in readme
+    assert 'pip install -e ".[dev]" && pytest' in readme
+
+
+def test_ci_script_runs_the_readme_commands():
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert 'pip install -e ".[dev]"' in script and "pytest" in script
+
+
+def test_console_script_is_declared():
+    assert _pyproject()["project"]["scripts"]["simlab"] == "simlab.cli:main"
+
+
+def test_top_level_layout():
+    for name in ("course", "simlab", "labs", "solutions", "tests", "benchmarks", "environment.yml",
+                 "README.md", "pyproject.toml", ".ci/run"):
+        assert (ROOT / name).exists(), name
+
+
+def test_importing_simlab_does_not_import_matplotlib():
+    import subprocess
+    import sys
+
+    code = "import sys, simlab, simlab.experiments, simlab.check; print('matplotlib' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
