@@ -1,0 +1,313 @@
+"""Structure-graph simulation (面向结构图的仿真) with typical elements and connection matrices.
+
+A system is entered as n *typical elements* (典型环节) and *connection matrices* (连接矩阵);
+the closed loop is built by the program, with no hand derivation (seed 003, chapter 5.2).
+
+Typical element i, one row ``[A_i, B_i, C_i, D_i]`` of the parameter matrix P::
+
+    G_i(s) = y_i / u_i = (C_i + D_i s) / (A_i + B_i s)
+
+Connections: the element inputs are ``u = W y + W0 r`` and the system output is ``y_out = Wc y``,
+where ``y`` holds the element outputs. Substituting u into ``B_i y_i' + A_i y_i = C_i u_i + D_i u_i'``
+gives, with H = diag(B) - diag(D) W and Q = diag(C) W - diag(A),
+
+    H y' = Q y + diag(C) W0 r + diag(D) W0 r'
+
+so the closed loop is x' = A x + B r (+ B_d r') with x = y, A = H^-1 Q, B = H^-1 diag(C) W0,
+B_d = H^-1 diag(D) W0 and C = Wc.
+
+The seed program drops the term B_d r'. When an element that receives r has D_i != 0, a step in
+r puts an impulse into x' and the state *jumps* at t = 0+ by B_d r(0+). :func:`simulate` gives the
+true response by default, through the change of variable z = x - B_d r:
+
+    z' = A z + (A B_d + B) r,     x = z + B_d r,
+
+which needs no derivative of r; ``seed_compatible=True`` reproduces the seed program instead.
+
+Typical elements as rows of P (the seed's table):
+
+=====================  =====================  ==========================
+element                G(s)                   [A, B, C, D]
+=====================  =====================  ==========================
+integral (积分)         K / s                  [0, 1, K, 0]
+PI (比例积分)           (K1 s + K2) / s        [0, 1, K2, K1]
+inertia (惯性)          K / (T s + 1)          [1, T, K, 0]
+lead-lag (比例惯性)     (K1 s + K2)/(T s + 1)  [1, T, K2, K1]
+=====================  =====================  ==========================
+
+Used in lab05 (structure graph) and lab07 (DC motor drive).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simlab._validate import as_real_array, describe
+from simlab.integrators import integrate
+
+__all__ = ["closed_loop", "input_derivative_gain", "simulate", "StructureResult"]
+
+
+def _check_structure(P, W, W0, Wc):
+    """Validate P, W, W0, Wc and return them as float arrays (P may be a batch (m, n, 4))."""
+    P = as_real_array(P, "P")
+    if P.ndim == 1 and P.size == 4:
+        P = P.reshape(1, 4)
+    if P.ndim not in (2, 3) or P.shape[-1] != 4:
+        raise ValueError(
+            f"P must have one row [A_i, B_i, C_i, D_i] per element, shape (n, 4) (or a batch of "
+            f"shape (m, n, 4)); got shape {P.shape}."
+        )
+    n = P.shape[-2]
+    W = as_real_array(W, "W")
+    if W.ndim == 0 and n == 1:
+        W = W.reshape(1, 1)
+    if W.shape != (n, n):
+        raise ValueError(
+            f"W must be square with one row and column per element, shape ({n}, {n}) for the "
+            f"{n} rows of P; got shape {W.shape}."
+        )
+    W0 = as_real_array(W0, "W0")
+    if W0.ndim == 1 and W0.shape[0] == n:
+        W0 = W0.reshape(n, 1)
+    if W0.ndim != 2 or W0.shape[0] != n:
+        raise ValueError(
+            f"W0 must have one row per element, shape ({n}, m) for m external inputs; got "
+            f"shape {W0.shape}."
+        )
+    Wc = as_real_array(Wc, "Wc")
+    if Wc.ndim == 1 and Wc.shape[0] == n:
+        Wc = Wc.reshape(1, n)
+    if Wc.ndim != 2 or Wc.shape[1] != n:
+        raise ValueError(
+            f"Wc must have one column per element, shape (p, {n}) for p outputs; got shape "
+            f"{Wc.shape}."
+        )
+    rows = P.reshape(-1, n, 4)
+    empty = np.argwhere((rows[:, :, 0] == 0) & (rows[:, :, 1] == 0))
+    if empty.size:
+        elements = sorted({int(i) + 1 for i in empty[:, 1]})
+        raise ValueError(
+            f"P: element(s) {elements} have A_i = B_i = 0, a zero denominator A_i + B_i s. Each "
+            f"typical element needs A_i or B_i non-zero."
+        )
+    return P, W, W0, Wc
+
+
+def _factor_H(P, W):
+    """H = diag(B) - diag(D) W for one parameter set, with a clear error if it is singular."""
+    B_diag, D_diag = P[:, 1], P[:, 3]
+    H = np.diag(B_diag) - D_diag[:, None] * W
+    rank = np.linalg.matrix_rank(H)
+    if rank < len(H):
+        _, _, vt = np.linalg.svd(H)
+        null = vt[-1]
+        involved = [int(i) + 1 for i in np.flatnonzero(np.abs(null) > 1e-8 * np.abs(null).max())]
+        static = [int(i) + 1 for i in np.flatnonzero(B_diag == 0)]
+        hint = (
+            f" Element(s) {static} have B_i = 0 (no dynamics of their own): a pure gain in a loop "
+            f"forms an algebraic loop. Give it a small time constant (B_i = 1e-3) or merge it "
+            f"into a neighbouring element."
+            if static else
+            " The D_i s terms around a loop cancel the B_i s terms (an algebraic loop)."
+        )
+        raise ValueError(
+            f"H = diag(B) - diag(D) W is singular (rank {rank} of {len(H)}), so the closed loop "
+            f"has no state equation; the loop through element(s) {involved} is algebraic.{hint}"
+        )
+    return H
+
+
+def _closed_loop_one(P, W, W0, Wc):
+    H = _factor_H(P, W)
+    A_diag, C_diag, D_diag = P[:, 0], P[:, 2], P[:, 3]
+    Q = C_diag[:, None] * W - np.diag(A_diag)  # Q = diag(C) W - diag(A)
+    A = np.linalg.solve(H, Q)  # A = H^-1 Q
+    B = np.linalg.solve(H, C_diag[:, None] * W0)  # B = H^-1 diag(C) W0
+    B_d = np.linalg.solve(H, D_diag[:, None] * W0)  # B_d = H^-1 diag(D) W0 (the r' term)
+    return A, B, Wc.copy(), B_d
+
+
+def closed_loop(P, W, W0, Wc):
+    """Closed-loop state equation of a structure graph: x' = A x + B r, y_out = C x.
+
+    With H = diag(B_i) - diag(D_i) W and Q = diag(C_i) W - diag(A_i):
+    A = H^-1 Q, B = H^-1 diag(C_i) W0, C = Wc (the seed program's model; the r' term is given by
+    :func:`input_derivative_gain`).
+
+    Parameters
+    ----------
+    P : array_like, shape (n, 4) or (m, n, 4)
+        Rows [A_i, B_i, C_i, D_i] of the typical elements G_i = (C_i + D_i s)/(A_i + B_i s); a 3-D
+        P is a batch of m parameter sets sharing the connections.
+    W : array_like, shape (n, n)
+        Connection matrix between elements, u = W y + W0 r.
+    W0 : array_like, shape (n,) or (n, q)
+        Input connection matrix (q external inputs).
+    Wc : array_like, shape (n,) or (p, n)
+        Output matrix, y_out = Wc y.
+
+    Returns
+    -------
+    A : ndarray, shape (n, n) (or (m, n, n))
+    B : ndarray, shape (n, q) (or (m, n, q))
+    C : ndarray, shape (p, n)
+
+    Raises
+    ------
+    ValueError
+        Inconsistent shapes, a row with A_i = B_i = 0, or a singular H (an algebraic loop; the
+        message names the elements).
+
+    Examples
+    --------
+    The seed's course-design task with a = 2:
+
+    >>> import numpy as np
+    >>> from simlab.structure import closed_loop
+    >>> P = [[0.1, 1, 0.5, 1], [0, 1, 1, 0], [1, 1, 2, 1]]
+    >>> W = [[0, 0, -1], [1, 0, 0], [0, 1, 0]]
+    >>> A, B, C = closed_loop(P, W, [1, 0, 0], [0, 0, 1])
+    >>> A.shape, B.ravel().tolist(), C.tolist()
+    ((3, 3), [0.5, 0.0, 0.0], [[0.0, 0.0, 1.0]])
+    """
+    P, W, W0, Wc = _check_structure(P, W, W0, Wc)
+    if P.ndim == 2:
+        A, B, C, _ = _closed_loop_one(P, W, W0, Wc)
+        return A, B, C
+    parts = [_closed_loop_one(p, W, W0, Wc) for p in P]
+    return np.stack([p[0] for p in parts]), np.stack([p[1] for p in parts]), Wc.copy()
+
+
+def input_derivative_gain(P, W, W0, Wc):
+    """B_d = H^-1 diag(D_i) W0: the gain of r' in x' = A x + B r + B_d r' (seed programs drop it).
+
+    Returns an array of shape (n, q) (or (m, n, q) for a batch P). It is zero exactly when no
+    element that receives r directly (or through D-coupled elements) has D_i != 0.
+    """
+    P, W, W0, Wc = _check_structure(P, W, W0, Wc)
+    if P.ndim == 2:
+        return _closed_loop_one(P, W, W0, Wc)[3]
+    return np.stack([_closed_loop_one(p, W, W0, Wc)[3] for p in P])
+
+
+@dataclass(frozen=True, repr=False)
+class StructureResult:
+    """Result of :func:`simulate`; unpacks as ``t, x`` (element outputs).
+
+    Attributes
+    ----------
+    t : ndarray, shape (N + 1,)
+    x : ndarray, shape (N + 1, n) (or (N + 1, m, n) for a batch)
+        Every element's output y_i(t_k).
+    y : ndarray, shape (N + 1,) or (N + 1, p) (or with a batch axis after time)
+        System output Wc x.
+    method : str
+    seed_compatible : bool
+    """
+
+    t: np.ndarray
+    x: np.ndarray
+    y: np.ndarray
+    method: str
+    seed_compatible: bool
+
+    def __iter__(self):
+        return iter((self.t, self.x))
+
+    def __repr__(self):
+        return (f"StructureResult(method={self.method!r}, steps={len(self.t) - 1}, "
+                f"elements={self.x.shape[-1]}, seed_compatible={self.seed_compatible})")
+
+
+def _input_function(r, q):
+    """r as a function of t returning shape (q,)."""
+    if callable(r):
+        def function(t):
+            return np.broadcast_to(np.asarray(r(t), dtype=float), (q,))
+        return function
+    value = as_real_array(r, "r")
+    if value.ndim == 0:
+        value = np.full(q, float(value))
+    if value.shape != (q,):
+        raise ValueError(
+            f"r must be a number, a vector of {q} input values or a function r(t); got "
+            f"{describe(r)}."
+        )
+    return lambda t: value
+
+
+def simulate(P, W, W0, Wc, r, t_span, h, method="rk4", x0=None, seed_compatible=False):
+    """Simulate a structure graph for the input r(t) with a fixed-step simlab integrator.
+
+    The true response (default) integrates z' = A z + (A B_d + B) r, x = z + B_d r, which holds
+    for any input switched on at t0 (r = 0 before t0): for a step the element outputs jump at
+    t0+ by B_d r(t0). With ``seed_compatible=True`` the seed program's model x' = A x + B r is
+    integrated instead (the r' term ignored), for comparison.
+
+    Parameters
+    ----------
+    P, W, W0, Wc : array_like
+        The structure graph, as in :func:`closed_loop`; P may be a batch (m, n, 4), which is
+        simulated in one vectorized loop.
+    r : float, array_like of shape (q,), or callable ``r(t)``
+        External input(s); a number is a step of that height switched on at t0.
+    t_span : (float, float)
+    h : float
+        Step size, must divide the span.
+    method : {"rk4", "heun", "euler"}
+        Integrator (default RK4, as in the seed programs).
+    x0 : array_like, shape (n,), optional
+        Element outputs just before t0 (default zero).
+    seed_compatible : bool
+        Reproduce the seed program (drop diag(D) W0 r').
+
+    Returns
+    -------
+    StructureResult
+        ``t``, ``x`` (every element's output), ``y`` (system output).
+
+    Examples
+    --------
+    >>> from simlab.structure import simulate
+    >>> P = [[0.1, 1, 0.5, 1], [0, 1, 1, 0], [1, 1, 2, 1]]
+    >>> W = [[0, 0, -1], [1, 0, 0], [0, 1, 0]]
+    >>> result = simulate(P, W, [1, 0, 0], [0, 0, 1], r=10, t_span=(0, 10), h=0.2)
+    >>> result.x.shape, result.y.shape
+    ((51, 3), (51,))
+    """
+    P, W, W0, Wc = _check_structure(P, W, W0, Wc)
+    n, q = W0.shape
+    batch = P.ndim == 3
+    parts = [_closed_loop_one(p, W, W0, Wc) for p in (P if batch else [P])]
+    A = np.stack([p[0] for p in parts])  # (m, n, n)
+    B = np.stack([p[1] for p in parts])  # (m, n, q)
+    B_d = np.stack([p[3] for p in parts])
+    r_of_t = _input_function(r, q)
+    if seed_compatible:
+        B_z, shift = B, np.zeros_like(B_d)
+    else:
+        B_z, shift = A @ B_d + B, B_d  # z' = A z + (A B_d + B) r, x = z + B_d r
+    m = len(A)
+    if x0 is None:
+        z0 = np.zeros((m, n))
+    else:
+        z0 = np.broadcast_to(as_real_array(x0, "x0"), (m, n)).copy()
+        if z0.shape != (m, n):
+            raise ValueError(f"x0 must have one value per element, shape ({n},); got {np.shape(x0)}.")
+
+    def f(t, z):
+        # z' = A z + B_z r(t), for every parameter set of the batch at once
+        return np.einsum("mij,mj->mi", A, z) + B_z @ r_of_t(t)
+
+    t, z = integrate(f, t_span, z0, h, method)
+    inputs = np.array([r_of_t(tk) for tk in t])  # (N + 1, q)
+    x = z + np.einsum("miq,kq->kmi", shift, inputs)
+    y = np.einsum("pi,kmi->kmp", Wc, x)
+    if not batch:
+        x, y = x[:, 0, :], y[:, 0, :]
+    if y.shape[-1] == 1:
+        y = y[..., 0]
+    return StructureResult(t=t, x=x, y=y, method=method, seed_compatible=seed_compatible)
