@@ -72,6 +72,11 @@ def test_check_rk4_recognises_full_steps_in_k2_and_k3():
     assert not result and "h/2" in str(result)
 
 
+def test_check_heun_recognises_a_corrector_slope_at_the_old_time():
+    result = lab.check_heun(lab._heun_without_time_advance())
+    assert not result and "t_k + h" in str(result)
+
+
 def test_check_heun_accepts_simlab_heun_values():
     assert lab.check_heun(lab.compare_methods()["y"]["heun"])
 

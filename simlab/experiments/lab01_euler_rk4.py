@@ -156,6 +156,19 @@ def check_euler(y, h=H):
     )
 
 
+def _heun_without_time_advance(h=H):
+    """Improved Euler with the corrector slope taken at t_k instead of t_{k+1} (a common slip)."""
+    n = round((T_SPAN[1] - T_SPAN[0]) / h)
+    y = np.empty(n + 1)
+    y[0] = Y0
+    for k in range(n):
+        t = k * h
+        k1 = rhs(t, y[k])
+        k2 = rhs(t, y[k] + h * k1)
+        y[k + 1] = y[k] + h / 2 * (k1 + k2)
+    return y
+
+
 def check_heun(y, h=H):
     """Self-check of a student's improved-Euler solution of the seed problem."""
     reference = heun(rhs, T_SPAN, Y0, h).x
@@ -167,6 +180,8 @@ def check_heun(y, h=H):
         alternatives=[
             (euler(rhs, T_SPAN, Y0, h).x, "these are plain Euler values; the improved method "
              "averages the slope at t_k and the slope at the predicted point at t_{k+1}."),
+            (_heun_without_time_advance(h), "the second slope K2 belongs to the end of the step: "
+             "evaluate f at t_k + h (and y_k + h K1), not at t_k."),
         ],
     )
 
@@ -245,7 +260,9 @@ def run():
         summary.append((f"{label} y(2)", f"{comparison['y'][name][-1]:.6f}"))
         summary.append((f"{label} error at t=2", f"{comparison['error_at_end'][name]:.3e}"))
     summary.append(("seed Euler line y(2)", f"{y_seed[-1]:.6f}"))
-    summary.append(("solve_ivp y(2) - exact", f"{y_ivp[-1] - comparison['exact'][-1]:.1e}"))
+    agrees = abs(y_ivp[-1] - comparison["exact"][-1]) < 1e-8
+    summary.append(("solve_ivp (RK45, rtol 1e-12) y(2)", f"{y_ivp[-1]:.6f}"))
+    summary.append(("solve_ivp within 1e-8 of exact", "yes" if agrees else "NO"))
     data = {"comparison": comparison, "seed_line": (t_seed, y_seed), "solve_ivp": (t_ivp, y_ivp)}
     return ExperimentResult(
         summary=summary,
