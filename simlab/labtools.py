@@ -159,6 +159,10 @@ def _atomic_write(path: Path, text: str):
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
+        # mkstemp creates the file private (0600); give it the usual mode of a notebook,
+        # or keep the mode of the file it replaces.
+        mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
+        os.chmod(temporary, mode)
         os.replace(temporary, path)
     except BaseException:
         if os.path.exists(temporary):

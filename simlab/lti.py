@@ -52,6 +52,7 @@ __all__ = [
 ]
 
 _EPS = np.finfo(float).eps
+_SQRT_EPS = np.sqrt(_EPS)
 
 # ---------------------------------------------------------------------------------------------
 # Argument checking (private).
@@ -110,7 +111,7 @@ def _as_ss(A, B, C, D, siso_for=None):
     """Check (A, B, C, D) like python-control; ``D=None`` means zeros. ``siso_for`` names the
     function when only one input and one output are allowed."""
     A = as_real_array(A, "A")
-    if A.size == 0:
+    if A.size == 0 and A.ndim < 2:  # [] for a model without states
         A = A.reshape(0, 0)
     if A.ndim == 0:
         A = A.reshape(1, 1)
@@ -201,7 +202,7 @@ def tf2ss(num, den):
         B = \\begin{bmatrix} 1 \\\\ 0 \\\\ \\vdots \\\\ 0 \\end{bmatrix},\\quad
         C = [b_1 - b_0 a_1, \\ldots, b_n - b_0 a_n],\\quad D = b_0
 
-    the same realisation as MATLAB's ``tf2ss`` and ``scipy.signal.tf2ss``.
+    the same realisation as MATLAB's ``tf2ss`` and ``scipy.signal.tf2ss``. Lab03, task 1.
 
     Parameters
     ----------
@@ -261,7 +262,7 @@ def ss2tf(A, B, C, D):
     (``|c_i| <= 1000 n eps e_i``, with ``e_i`` the i-th coefficient of ``prod(s + |lambda_j|)``
     over the eigenvalues of A - BC and A) are set to exactly 0, so the relative degree of a
     canonical realisation comes out right. Uncontrollable or unobservable modes are not
-    cancelled: ``den`` is always the characteristic polynomial of A.
+    cancelled: ``den`` is always the characteristic polynomial of A. Lab03, task 1.
 
     Parameters
     ----------
@@ -386,8 +387,20 @@ def ss2zp(A, B, C, D):
     The zeros include uncontrollable or unobservable modes, which also appear among the poles;
     use :func:`minreal` to cancel them.
 
-    Parameters, raises
-        As :func:`ss2tf`. Returns ``z, p, k`` as :func:`tf2zp`.
+    Parameters
+    ----------
+    A, B, C, D : array_like
+        As in :func:`ss2tf` (one input, one output).
+
+    Returns
+    -------
+    z, p, k
+        As in :func:`tf2zp`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`ss2tf`.
 
     Examples
     --------
@@ -407,9 +420,20 @@ def zp2ss(z, p, k):
     ``scipy.signal.zpk2ss``); MATLAB's ``zp2ss`` builds a different realisation (a cascade of
     second-order sections) of the same transfer function.
 
-    Parameters, raises
-        As :func:`zp2tf`; also ValueError if there are more zeros than poles.
-        Returns ``A, B, C, D`` as :func:`tf2ss`.
+    Parameters
+    ----------
+    z, p, k
+        As in :func:`zp2tf`.
+
+    Returns
+    -------
+    A, B, C, D : ndarray
+        As in :func:`tf2ss`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`zp2tf`; ValueError also if there are more zeros than poles (improper).
 
     Examples
     --------
@@ -427,7 +451,7 @@ def zp2ss(z, p, k):
 
 
 def series(num1, den1, num2, den2):
-    """Series (cascade, 串联) connection G1 G2.
+    """Series (cascade, 串联) connection G1 G2 (lab03, task 2).
 
     .. math:: G(s) = \\frac{n_1 n_2}{d_1 d_2}
 
@@ -458,7 +482,7 @@ def series(num1, den1, num2, den2):
 
 
 def parallel(num1, den1, num2, den2):
-    """Parallel (并联) connection G1 + G2.
+    """Parallel (并联) connection G1 + G2 (lab03, task 2).
 
     .. math:: G(s) = \\frac{n_1 d_2 + n_2 d_1}{d_1 d_2}
 
@@ -485,6 +509,7 @@ def feedback(num1, den1, num2, den2, sign=-1):
     ``sign = -1`` (default) is negative feedback G / (1 + GH), ``sign = +1`` positive feedback
     G / (1 - GH), as MATLAB's ``feedback(sys1, sys2, sign)``. Common factors are kept, so the
     closed loop has order deg d1 + deg d2; cancel them explicitly with :func:`minreal`.
+    Lab03, task 2, and the closed loop of the RK4 lab.
 
     Parameters
     ----------
@@ -560,14 +585,16 @@ class MinrealResult:
         )
 
 
-def minreal(num, den, tol=1e-5):
+def minreal(num, den, tol=1e-4):
     """Cancel pole-zero pairs that (nearly) coincide: minimal realisation (最小实现).
 
     Each zero z is paired with the nearest pole p not yet used; the pair is cancelled when
 
     .. math:: |z - p| \\le \\text{tol} \\cdot \\max(1, |p|)
 
-    The default tol = 1e-5 is above the root error of a triple root (about eps^(1/3) |p|).
+    The default tol = 1e-4 is well above the distance that rounding puts between the computed
+    zero and pole of a cancelled triple root (about 1e-5 |p|, from eps^(1/3)). Lab03, task 2
+    (reduction of the series connection).
 
     Parameters
     ----------
@@ -736,7 +763,8 @@ def balred(A, B, C, D, order, method="truncate"):
     The error bound ``max_w |G(jw) - G_r(jw)| <= 2 (sigma_{r+1} + ... + sigma_n)`` holds for both
     methods. ``method="matchdc"`` eliminates the discarded balanced states by singular
     perturbation (their derivatives set to 0), which keeps the DC gain exactly (MATLAB's
-    default); states with sigma below sqrt(eps) sigma_1 are truncated first.
+    default); states with sigma below sqrt(eps) sigma_1 are truncated first. Lab03, task 2
+    (模型降阶, compare the step responses before and after).
 
     Parameters
     ----------
@@ -781,14 +809,15 @@ def balred(A, B, C, D, order, method="truncate"):
     if n == 0:
         return BalredResult(A, B, C, D, np.zeros(0), 0, method)
     hsv, U, V, Lc, Lo = _balance(A, B, C)
-    minimal = int(np.sum(hsv > np.sqrt(_EPS) * hsv[0])) if hsv[0] > 0 else 0
-    if order > minimal and hsv[order - 1] <= n * _EPS * max(hsv[0], _EPS):
+    minimal = int(np.sum(hsv > n * _EPS * hsv[0]))  # HSVs above rounding level
+    if order > minimal:
         raise ValueError(
             f"order = {order} is above the numerically minimal order {minimal}: the Hankel "
-            f"singular values beyond it are zero (uncontrollable or unobservable states). "
-            f"Use order <= {minimal}, or cancel the states with minreal first."
+            f"singular values beyond it are zero (uncontrollable or unobservable states), so "
+            f"those states cannot be balanced. Use order <= {minimal}, or minreal first."
         )
-    r_bal = order if method == "truncate" else max(order, minimal)
+    # matchdc balances every state that matters; the rest (sigma < sqrt(eps) sigma_1) is cut.
+    r_bal = order if method == "truncate" else max(order, int(np.sum(hsv > _SQRT_EPS * hsv[0])))
     # Balancing transformation of the first r_bal states (square-root method).
     root = 1.0 / np.sqrt(hsv[:r_bal])
     T = Lc @ V[:, :r_bal] * root  # columns scaled by Sigma^{-1/2}
@@ -855,6 +884,7 @@ class TF:
 
     num: np.ndarray
     den: np.ndarray = 1.0
+    __array_ufunc__ = None  # so that numpy scalars defer to TF: np.float64(2) * G is a TF
 
     def __post_init__(self):
         num, den = _as_tf(self.num, self.den)

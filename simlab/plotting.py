@@ -82,7 +82,7 @@ def plot_lab01_methods(data):
     ax.plot(t_seed, y_seed, color="gray", label="seed's Euler line", **_style(4))
     ax.set(xlabel="t", ylabel="y(t)", title="y' = t + y, y(0) = 1, h = 0.1")
     ax.legend()
-    ax_err.set(xlabel="t", ylabel="|y_k - y(t_k)|", title="Global error")
+    ax_err.set(xlabel="t", ylabel=r"$|y_k - y(t_k)|$", title="Global error")
     ax_err.legend()
     return fig
 
@@ -125,10 +125,12 @@ def plot_stiff(stiff):
     """Lab 02: the stiff system, RK4 near its step limit, implicit Euler and the exact update."""
     fig, ax = _figure()
     for i, run in enumerate(stiff["runs"]):
+        label = f"{run['method']}, h = {run['h']:g} ({run['steps']} steps)"
         if run["y"] is None:
+            # a diverged run has nothing to draw: say so in the legend
+            ax.plot([], [], linestyle="none", marker="x", color="red", label=label + ": diverged")
             continue
-        ax.plot(run["t"], run["y"], label=f"{run['method']}, h = {run['h']:g} ({run['steps']} steps)",
-                **_style(i))
+        ax.plot(run["t"], run["y"], label=label, **_style(i))
     ax.set(xlabel="t (s)", ylabel="y(t)", title="Stiff system 1000/((s+1)(s+1000)), unit step")
     ax.legend()
     return fig
@@ -137,11 +139,15 @@ def plot_stiff(stiff):
 def plot_seed_rk4(seed):
     """Lab 02: the seed's RK4 lab, response and error against the exact step response."""
     fig, (ax, ax_err) = _figure(1, 2, figsize=(10, 4))
-    ax.plot(seed["t"], seed["y"], label="RK4, h = 0.02", **_style(0))
-    ax.plot(seed["t"], seed["exact"], label="exact (scipy.signal.step)", color="black", **_style(1))
-    ax.axhline(seed["steady_state"], color="gray", linestyle=":", label="final value 5/6")
-    ax.set(xlabel="t (s)", ylabel="y(t)", title="Closed loop of 1/(s^3+4s^2+8s+5), r = 5")
+    h = seed["t"][1] - seed["t"][0]
+    # exact first and wide, RK4 on top with markers, so that both stay visible
+    ax.plot(seed["t"], seed["exact"], label="exact (scipy.signal.step)", color="0.6", linewidth=4)
+    ax.plot(seed["t"], seed["y"], label=f"RK4, h = {h:g}", color="C0", linestyle="--", marker="o",
+            markevery=0.1)
+    ax.axhline(seed["steady_state"], color="black", linestyle=":",
+               label=f"final value {seed['steady_state']:.4f}")
+    ax.set(xlabel="t (s)", ylabel="y(t)", title="Closed loop of 1/(s^3+4s^2+8s+5), step input")
     ax.legend()
     ax_err.semilogy(seed["t"][1:], np.abs(seed["y"] - seed["exact"])[1:], **_style(0))
-    ax_err.set(xlabel="t (s)", ylabel="|y_RK4 - y|", title="RK4 error, h = 0.02")
+    ax_err.set(xlabel="t (s)", ylabel=r"$|y_{RK4} - y|$", title=f"RK4 error, h = {h:g}")
     return fig

@@ -192,7 +192,7 @@ def max_stable_step(eigenvalues, method, h_max=1e3):
     for _ in range(80):
         middle = 0.5 * (h_low + h_high)
         h_low, h_high = (middle, h_high) if stable(middle) else (h_low, middle)
-    return h_low
+    return float(h_low)
 
 
 def stability_grid(method, re=(-4.0, 1.0), im=(-3.5, 3.5), n=301):
