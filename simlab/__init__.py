@@ -4,12 +4,22 @@ The top level gathers the functions a lab uses most; each lives in a module name
 concept of the course:
 
 * :mod:`simlab.integrators`: Euler, improved Euler (Heun) and RK4, fixed step.
+* :mod:`simlab.lti`: transfer function, zero-pole-gain and state space; conversions,
+  connections and model reduction (MATLAB-style names: ``tf2ss``, ``feedback``, ...).
+* :mod:`simlab.similarity`: the discrete similarity method (离散相似法): ``discretize``,
+  ``lsim``, ``c2d``.
+* :mod:`simlab.structure`: structure-graph simulation (面向结构图的仿真) with connection matrices.
+* :mod:`simlab.elementwise`: per-element discrete similarity with nonlinear elements.
+* :mod:`simlab.nonlinear`: saturation, dead zone, backlash, relay.
 * :mod:`simlab.check`: the self-checks used in the lab notebooks.
-* :mod:`simlab.experiments`: one function per lab experiment (used by notebooks and the CLI).
+* :mod:`simlab.experiments`: one module per lab (used by notebooks and the CLI).
 * :mod:`simlab.plotting`: figures; imports matplotlib only when called.
 
-Importing simlab has no side effects: no plotting backend, no global settings.
+Importing simlab has no side effects: no plotting backend, no global settings. The names of
+the modules above that are re-exported here are imported on first use.
 """
+
+import importlib
 
 from simlab.integrators import (
     METHODS,
@@ -27,6 +37,14 @@ from simlab.integrators import (
 
 __version__ = "0.1.0"
 
+_LAZY = {
+    "simlab.lti": ("tf2ss", "ss2tf", "tf2zp", "zp2tf", "ss2zp", "zp2ss", "series", "parallel",
+                   "feedback", "minreal", "balred", "hankel_singular_values", "TF"),
+    "simlab.similarity": ("discretize", "lsim", "lsim_loop", "c2d", "LinearResponse"),
+    "simlab.structure": ("closed_loop",),
+}
+_LAZY_NAMES = {name: module for module, names in _LAZY.items() for name in names}
+
 __all__ = [
     "METHODS",
     "NonFiniteStateError",
@@ -40,4 +58,19 @@ __all__ = [
     "rk4_step",
     "time_grid",
     "__version__",
+    *_LAZY_NAMES,
 ]
+
+
+def __getattr__(name):
+    """Import the module behind a re-exported name on first use (PEP 562)."""
+    module = _LAZY_NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'simlab' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_NAMES))

@@ -19,6 +19,7 @@ __all__ = [
     "plot_stability_regions",
     "plot_stiff",
     "plot_seed_rk4",
+    "plot_reduction",
 ]
 
 #: (linestyle, marker) pairs cycled through by the plot helpers, readable in black and white.
@@ -150,4 +151,26 @@ def plot_seed_rk4(seed):
     ax.legend()
     ax_err.semilogy(seed["t"][1:], np.abs(seed["y"] - seed["exact"])[1:], **_style(0))
     ax_err.set(xlabel="t (s)", ylabel=r"$|y_{RK4} - y|$", title=f"RK4 error, h = {h:g}")
+    return fig
+
+
+def plot_reduction(reductions):
+    """Lab 03: step responses of G(s) H(s) before and after model reduction, and its Hankel singular values.
+
+    ``reductions`` is a list of results of :func:`simlab.experiments.lab03_models.reduction`
+    (all of the same full model).
+    """
+    fig, (ax, ax_hsv) = _figure(1, 2, figsize=(10, 4))
+    first = reductions[0]
+    n = len(first["hsv"])
+    ax.plot(first["t"], first["y_full"], color="black", label=f"full model, order {n}")
+    for i, reduced in enumerate(reductions, start=1):
+        ax.plot(reduced["t"], reduced["y_reduced"],
+                label=f"order {reduced['order']} ({reduced['method']})", **_style(i))
+    ax.set(xlabel="t (s)", ylabel="unit-step response", title="Model reduction of G(s) H(s)")
+    ax.legend()
+    ax_hsv.semilogy(np.arange(1, n + 1), np.maximum(first["hsv"], 1e-16), "o-", color="black")
+    ax_hsv.set(xlabel="balanced state", ylabel="Hankel singular value",
+               title="Hankel singular values (small: removable)")
+    ax_hsv.set_xticks(np.arange(1, n + 1))
     return fig

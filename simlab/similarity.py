@@ -5,22 +5,16 @@ Over one sample period T, dx/dt = A x + B u has the exact solution
 .. math::
     x((k+1)T) = e^{AT} x(kT) + \\int_0^T e^{A(T-\\tau)} B\\, u(kT + \\tau)\\, d\\tau .
 
-If the input between samples is known (a hold, 保持器), the integral is a fixed matrix times the
-samples and the solution is a recurrence without truncation error:
+With a hold (保持器) fixing u between samples, the integral is a fixed matrix times the samples:
 
-* zero-order hold (零阶保持器), u constant on each period: ``x[k+1] = Phi x[k] + Gamma u[k]``
-  with the state-transition matrix (状态转移矩阵) ``Phi = Phi(T) = e^{AT}`` and
-  ``Gamma = m(T) = int_0^T e^{As} ds B``;
-* triangle hold (三角形保持器, first-order hold), u linear between samples:
-  ``x[k+1] = Phi x[k] + Gamma u[k] + Gamma_hat (u[k+1] - u[k])`` with
-  ``Gamma_hat = (1/T) int_0^T e^{A(T-tau)} tau dtau B`` (the textbook's m^(T) divided by T).
+* zero-order hold (零阶保持器), u constant: ``x[k+1] = Phi x[k] + Gamma u[k]`` with the
+  state-transition matrix (状态转移矩阵) Phi = Phi(T) = e^{AT} and Gamma = m(T);
+* triangle hold (三角形保持器), u linear between samples:
+  ``x[k+1] = Phi x[k] + Gamma u[k] + Gamma_hat (u[k+1] - u[k])``.
 
-It is a recurrence but not a numerical integration formula: for piecewise-constant (zoh) or
-piecewise-linear (foh) inputs it is exact up to rounding, whatever T is.
-
-:func:`discretize` gives Phi, Gamma, Gamma_hat; :func:`lsim` simulates on a uniform grid with the
-recurrence in compiled code; :func:`lsim_loop` is the textbook loop, for reading and for tests;
-:func:`c2d` discretizes a transfer function (zoh, foh, tustin).
+A recurrence, not a numerical integration formula: exact to rounding for such inputs, whatever T.
+:func:`discretize` gives Phi, Gamma, Gamma_hat; :func:`lsim` simulates in compiled code;
+:func:`lsim_loop` is the textbook loop; :func:`c2d` discretizes a transfer function.
 
 Used in lab04_discrete_similarity (seed 003, "离散相似法").
 """
@@ -34,17 +28,13 @@ from scipy import linalg, signal
 
 from simlab._validate import as_positive_scalar, as_real_array, describe
 from simlab.integrators import GRID_RTOL, NonFiniteStateError
+from simlab.lti import tf2ss
 
 __all__ = ["LinearResponse", "discretize", "lsim", "lsim_loop", "c2d", "HOLDS", "LSIM_METHODS"]
 
-#: Holds understood by :func:`discretize` and :func:`lsim`.
-HOLDS = ("zoh", "foh")
-
-#: Ways :func:`lsim` can run the recurrence (see its docstring).
-LSIM_METHODS = ("schur", "modal", "loop")
-
-#: Methods understood by :func:`c2d`.
-C2D_METHODS = ("zoh", "foh", "tustin")
+HOLDS = ("zoh", "foh")  #: holds of :func:`discretize` and :func:`lsim`
+LSIM_METHODS = ("schur", "modal", "loop")  #: ways :func:`lsim` runs the recurrence
+C2D_METHODS = ("zoh", "foh", "tustin")  #: methods of :func:`c2d`
 
 #: ``method="modal"`` refuses an eigenvector matrix V with cond(V) above this: diagonalizing
 #: would lose more than half of the 16 digits (A is defective or nearly so).
@@ -55,18 +45,8 @@ MODAL_COND_LIMIT = 1e8
 class LinearResponse:
     """Response of a linear system on a uniform grid; unpacks as ``t, y``.
 
-    Attributes
-    ----------
-    t : ndarray, shape (N + 1,)
-        The time grid, as given.
-    y : ndarray, shape (N + 1,) or (N + 1, p)
-        Output; 1-D for a single output.
-    x : ndarray, shape (N + 1, n)
-        State at each grid point.
-    hold, method : str
-        The hold (:data:`HOLDS`) and how the recurrence ran (:data:`LSIM_METHODS`).
-    T : float
-        Sample period.
+    Attributes: ``t`` (N + 1,) the grid; ``y`` (N + 1,) for one output, else (N + 1, p);
+    ``x`` (N + 1, n) the states; ``hold`` and ``method`` (see :func:`lsim`); ``T`` the period.
     """
 
     t: np.ndarray
@@ -80,15 +60,11 @@ class LinearResponse:
         return iter((self.t, self.y))
 
     def __repr__(self) -> str:
-        return (
-            f"LinearResponse(hold={self.hold!r}, method={self.method!r}, T={self.T:g}, "
-            f"steps={len(self.t) - 1}, states={self.x.shape[1]}, output shape={self.y.shape[1:]})"
-        )
+        return (f"LinearResponse(hold={self.hold!r}, method={self.method!r}, T={self.T:g}, "
+                f"steps={len(self.t) - 1}, x shape={self.x.shape}, y shape={self.y.shape})")
 
 
-# ---------------------------------------------------------------------------------------------
-# Argument checking
-# ---------------------------------------------------------------------------------------------
+# --- Argument checking ---
 
 
 def _check_choice(value, name, choices, meaning=""):
@@ -101,8 +77,7 @@ def _check_choice(value, name, choices, meaning=""):
 
 
 def _check_hold(hold):
-    meaning = " (zero-order hold 零阶保持器, or triangle hold 三角形保持器)"
-    return _check_choice(hold, "hold", HOLDS, meaning)
+    return _check_choice(hold, "hold", HOLDS, " (zero-order 零阶 or triangle 三角形 hold)")
 
 
 def _check_A_B(A, B):
@@ -114,10 +89,7 @@ def _check_A_B(A, B):
     B = as_real_array(B, "B")
     B = B.reshape(-1, 1) if B.ndim < 2 else B  # a scalar or a vector (n,) is one input column
     if B.ndim != 2 or B.shape[0] != n or B.shape[1] == 0:
-        raise ValueError(
-            f"B must have as many rows as A (n = {n}): shape ({n}, m) or ({n},), got shape "
-            f"{B.shape}."
-        )
+        raise ValueError(f"B must have n = {n} rows: shape ({n}, m) or ({n},), got {B.shape}.")
     return A, B
 
 
@@ -125,10 +97,7 @@ def _check_C_D(C, D, n, m):
     C = as_real_array(C, "C")
     C = C.reshape(1, -1) if C.ndim < 2 else C  # a vector (n,) is one output row
     if C.ndim != 2 or C.shape[1] != n or C.shape[0] == 0:
-        raise ValueError(
-            f"C must have one column per state (n = {n}): shape (p, {n}) or ({n},), got shape "
-            f"{C.shape}."
-        )
+        raise ValueError(f"C must have n = {n} columns: shape (p, {n}) or ({n},), got {C.shape}.")
     p = C.shape[0]
     D = as_real_array(D, "D")
     if D.ndim == 0 and (D == 0 or p * m == 1):
@@ -145,8 +114,7 @@ def _check_grid_and_input(t, u, m):
     t = as_real_array(t, "t", ndim=1)
     if t.size < 2:
         raise ValueError(f"t must hold at least two time points, got {t.size}.")
-    steps = np.diff(t)
-    T = float((t[-1] - t[0]) / (t.size - 1))
+    steps, T = np.diff(t), float((t[-1] - t[0]) / (t.size - 1))
     if np.any(steps <= 0):
         raise ValueError("t must be strictly increasing, e.g. t = np.linspace(0, 10, 1001).")
     k = int(np.argmax(np.abs(steps - T)))
@@ -169,17 +137,13 @@ def _check_grid_and_input(t, u, m):
 
 
 def _check_x0(x0, n):
-    if x0 is None:
-        return np.zeros(n)
-    x0 = as_real_array(x0, "x0")
+    x0 = np.zeros(n) if x0 is None else as_real_array(x0, "x0")
     if x0.size != n or x0.ndim > 2 or (x0.ndim == 2 and 1 not in x0.shape):
         raise ValueError(f"x0 must have shape ({n},), one value per state, got shape {x0.shape}.")
     return x0.reshape(n)
 
 
-# ---------------------------------------------------------------------------------------------
-# Phi, Gamma, Gamma_hat
-# ---------------------------------------------------------------------------------------------
+# --- Phi, Gamma, Gamma_hat ---
 
 
 def _discretize(A, B, T, hold):
@@ -197,7 +161,7 @@ def _discretize(A, B, T, hold):
 
 
 def discretize(A, B, T, hold="zoh"):
-    """Phi(T), m(T) (and the triangle-hold matrix) of dx/dt = A x + B u, from one matrix exponential.
+    """Phi(T), m(T) and the triangle-hold matrix of dx/dt = A x + B u, from one matrix exponential.
 
     .. math::
         \\Phi = e^{AT},\\quad \\Gamma = m(T) = \\int_0^T e^{As}\\,ds\\,B,\\quad
@@ -216,15 +180,12 @@ def discretize(A, B, T, hold="zoh"):
     ``v(s) = v(0) + a(0) s / T``, which ramps linearly. So w(T) = e^M w(0), and the blocks of the
     first block row of e^M are the responses at s = T to unit starts: to x(0) = I, e^{AT} = Phi;
     to v(0) = I (constant input), ``int_0^T e^{A(T-tau)} dtau B = Gamma``; to a(0) = I (input
-    tau / T), ``(1/T) int_0^T e^{A(T-tau)} tau dtau B = Gamma_hat``. A is never inverted, so a
-    singular A (integrators, 积分环节) needs no special case. For zoh the last block is left out.
+    tau / T), ``(1/T) int_0^T e^{A(T-tau)} tau dtau B = Gamma_hat``. A is never inverted, so
+    singular A (integrators, 积分环节) needs no special case. zoh leaves out the last block.
 
     Parameters
     ----------
-    A : array_like, shape (n, n)
-        System matrix.
-    B : array_like, shape (n, m) or (n,)
-        Input matrix; a vector is one input column.
+    A, B : array_like, shapes (n, n) and (n, m); a vector B of shape (n,) is one input column
     T : float
         Sample period (采样周期), T > 0.
     hold : {"zoh", "foh"}
@@ -232,20 +193,14 @@ def discretize(A, B, T, hold="zoh"):
 
     Returns
     -------
-    Phi : ndarray, shape (n, n)
-        State-transition matrix e^{AT}.
-    Gamma : ndarray, shape (n, m)
-        m(T).
-    Gamma_hat : ndarray, shape (n, m)
-        Only for ``hold="foh"``, as a third element.
+    Phi, Gamma : ndarray, shapes (n, n) and (n, m)
+        e^{AT} and m(T); for ``hold="foh"`` a third element Gamma_hat, shape (n, m).
 
     Raises
     ------
-    TypeError
-        If an argument is not numeric.
-    ValueError
-        If A is not square, B has the wrong number of rows, T is not finite and positive, or
-        hold is unknown.
+    TypeError, ValueError
+        For a non-numeric argument; for A not square, B with the wrong number of rows, T not
+        finite and positive, or an unknown hold.
 
     Notes
     -----
@@ -268,9 +223,7 @@ def discretize(A, B, T, hold="zoh"):
     return (Phi, Gamma) if hold == "zoh" else (Phi, Gamma, Gamma_hat)
 
 
-# ---------------------------------------------------------------------------------------------
-# Simulation: three ways to run the same recurrence
-# ---------------------------------------------------------------------------------------------
+# --- Simulation: three ways to run the same recurrence ---
 
 
 def _loop_states(A, B, x0, u, T, hold):
@@ -288,25 +241,40 @@ def _loop_states(A, B, x0, u, T, hold):
     return x
 
 
+def _first_order(delta, drive, z0):
+    """z[0] = z0, z[k+1] = (1 + delta) z[k] + drive[k]: two compiled lfilter calls.
+
+    At small T, mu = 1 + delta ~ 1 - |lambda| T is stored to eps, an error eps / (|lambda| T) in
+    1 - mu and so in the response (~1e-12 at T = 1e-4). One step of iterative refinement removes
+    it: the residual of the delta form z[k+1] - z[k] = delta z[k] + drive[k] is computed from
+    small increments, and the correction obeys the same recurrence driven by minus the residual.
+    """
+    a = [1.0, -(1.0 + delta)]  # z_k = mu z_{k-1} + drive_{k-1}: the filter 1 / (1 - mu q^-1)
+    z = signal.lfilter([1.0], a, np.concatenate(([z0], drive)))
+    residual = np.diff(z) - delta * z[:-1] - drive
+    return z - signal.lfilter([1.0], a, np.concatenate(([0.0], residual)))
+
+
 def _triangular_recurrence(R, Bz, z0, u, T, hold):
     """Run z[k+1] = Phi_z z[k] + w[k] for upper-triangular R (so Phi_z = e^{RT} is triangular).
 
-    Row i is the first-order recurrence
-    ``z_i[k+1] = Phi_z[i, i] z_i[k] + (w_i[k] + sum_{j > i} Phi_z[i, j] z_j[k])``; solved from
-    the last row up, each row is one compiled ``lfilter`` call.
+    Row i is ``z_i[k+1] = Phi_z[i, i] z_i[k] + (w_i[k] + sum_{j > i} Phi_z[i, j] z_j[k])``, a
+    first-order recurrence once the rows below it are known: solve from the last row up.
     """
-    Phi, Gamma, Gamma_hat = _discretize(R, Bz, T, hold)
-    Phi = np.triu(Phi)  # e^{RT} is exactly triangular
+    n, m = Bz.shape
+    # One expm for [Bz, I]: the extra columns are Psi = int_0^T e^{Rs} ds, and
+    # Delta = Phi_z - I = R Psi keeps full accuracy even where Phi_z is within 1e-4 of I.
+    _, Gamma, Gamma_hat = _discretize(R, np.hstack([Bz, np.eye(n)]), T, hold)
+    Delta = np.triu(R @ Gamma[:, m:])
+    Gamma, Gamma_hat = Gamma[:, :m], Gamma_hat[:, :m]
     # w[k] = (Gamma - Gamma_hat) u[k] + Gamma_hat u[k+1], k = 0 .. N-1
     w = u[:-1] @ (Gamma - Gamma_hat).T + u[1:] @ Gamma_hat.T
-    n = len(z0)
-    z = np.empty((len(u), n), dtype=complex)
+    z = np.empty((len(u), n), dtype=complex, order="F")  # columns contiguous: fast below
     for i in range(n - 1, -1, -1):
         drive = w[:, i]
-        if np.any(Phi[i, i + 1 :]):
-            drive = drive + z[:-1, i + 1 :] @ Phi[i, i + 1 :]
-        # z_i[0] = z0_i and z_i[k] = Phi_ii z_i[k-1] + drive[k-1]: the filter 1 / (1 - Phi_ii q^-1)
-        z[:, i] = signal.lfilter([1.0], [1.0, -Phi[i, i]], np.concatenate(([z0[i]], drive)))
+        if np.any(Delta[i, i + 1 :]):
+            drive = drive + z[:-1, i + 1 :] @ Delta[i, i + 1 :]
+        z[:, i] = _first_order(Delta[i, i], drive, z0[i])
     return z
 
 
@@ -321,13 +289,11 @@ def _modal_states(A, B, x0, u, T, hold):
     # A = V diag(lambda) V^{-1}; in modal coordinates z = V^{-1} x the modes are decoupled.
     lam, V = linalg.eig(A)
     cond = np.linalg.cond(V)
-    if not cond <= MODAL_COND_LIMIT:
-        lost = "all" if not cond < 1e16 else f"about {np.log10(cond):.0f}"
+    if not cond <= MODAL_COND_LIMIT:  # also catches cond = inf or nan
         raise ValueError(
-            f"method='modal' needs a diagonalizable A with well-conditioned eigenvectors, but "
-            f"cond(V) = {cond:.3g}: A is defective or nearly so (repeated poles, e.g. 1/s^3), and "
-            f"diagonalizing would lose {lost} of 16 digits. Use method='schur'."
-        )
+            f"method='modal' needs well-conditioned eigenvectors, but cond(V) = {cond:.3g}: A is "
+            f"defective or nearly so (repeated poles, e.g. 1/s^3), and diagonalizing would lose "
+            f"about {min(np.log10(cond), 16):.0f} of 16 digits. Use method='schur'.")
     z = _triangular_recurrence(np.diag(lam), linalg.solve(V, B), linalg.solve(V, x0), u, T, hold)
     return (z @ V.T).real  # x[k] = V z[k]
 
@@ -361,51 +327,45 @@ def lsim(A, B, C, D, u, t, hold="zoh", x0=None, method="schur"):
         y[k] = C x[k] + D u[k]
 
     with Phi, Gamma, Gamma_hat from :func:`discretize` (Gamma_hat = 0 for the zero-order hold):
-    exact, to rounding, when u is piecewise constant (zoh) or piecewise linear (foh).
+    exact, to rounding, when u is piecewise constant (zoh) or piecewise linear (foh). Used in
+    lab04_discrete_similarity (seed 003, "离散相似法").
 
-    The recurrence does not run as a Python loop. ``method="schur"`` (default) uses the complex
-    Schur form A = Q R Q^H (Q unitary, R upper triangular): in z = Q^H x the recurrence is
-    triangular, each state a first-order recurrence z_i[k+1] = phi_ii z_i[k] + g_i[k] driven by
-    the states below it, run by one compiled ``scipy.signal.lfilter`` call. Q is unitary, so no
-    error is amplified, and repeated poles or integrators (defective A) need no special case.
-    ``method="modal"`` diagonalizes A = V diag(lambda) V^{-1} instead: independent modes, but
-    errors grow like cond(V), and a defective A is refused. ``method="loop"`` is
-    :func:`lsim_loop`. Filtering with the discrete transfer function (:func:`c2d`, then
-    ``lfilter``) is not offered: with poles crowding near z = 1 at small T it loses ~6 digits.
+    No Python loop runs per step. ``method="schur"`` (default): with the complex Schur form
+    A = Q R Q^H (Q unitary, R upper triangular) the recurrence in z = Q^H x is triangular, each
+    z_i a first-order recurrence z_i[k+1] = phi_ii z_i[k] + g_i[k] driven by the states below
+    it, run by compiled ``scipy.signal.lfilter`` plus one refinement step that keeps full
+    accuracy when phi_ii ~ 1 (small T). Q is unitary, so nothing is amplified, and repeated
+    poles or integrators (defective A) need no special case. ``method="modal"`` diagonalizes
+    A = V diag(lambda) V^{-1} (errors grow like cond(V); defective A is refused); ``"loop"`` is
+    :func:`lsim_loop`. The discrete transfer function (:func:`c2d`, then ``lfilter``) is not
+    offered: with poles crowding near z = 1 at small T it loses many digits.
 
     Parameters
     ----------
     A, B : array_like, shapes (n, n) and (n, m) or (n,)
     C, D : array_like, shapes (p, n) or (n,), and (p, m) or a scalar (0: no feedthrough)
-    u : array_like, shape (N + 1,) or (N + 1, m)
-        Input samples u(t_k), time along the first axis.
-    t : array_like, shape (N + 1,)
-        Uniform increasing grid, e.g. ``np.linspace(0, 10, 1001)``; T = t[1] - t[0].
+    u, t : array_like, shapes (N + 1,) or (N + 1, m), and (N + 1,)
+        Input samples u(t_k) (time along the first axis) on a uniform increasing grid t, e.g.
+        ``np.linspace(0, 10, 1001)``; the sample period is T = t[1] - t[0].
     hold : {"zoh", "foh"}
         Input between samples: constant (零阶保持器) or linear (三角形保持器).
     x0 : array_like, shape (n,), optional
         State at t[0]; zeros by default.
     method : {"schur", "modal", "loop"}
-        How the recurrence is run (the same numbers; see above).
+        How the recurrence is run (see above).
 
     Returns
     -------
     LinearResponse
-        Unpacks as ``t, y``; ``y`` shape (N + 1,) for one output, else (N + 1, p); ``.x`` shape
-        (N + 1, n).
+        Unpacks as ``t, y``: y (N + 1,) for one output, else (N + 1, p); ``.x`` is (N + 1, n).
 
     Raises
     ------
-    TypeError
-        If an argument is not numeric.
-    ValueError
-        For wrong shapes, a non-uniform grid, non-finite values, an unknown hold or method.
+    TypeError, ValueError
+        For a non-numeric argument; for wrong shapes, a non-uniform grid, NaN or inf, an unknown
+        hold or method.
     NonFiniteStateError
         If an unstable system outgrows the floating-point range.
-
-    Notes
-    -----
-    Used in lab04_discrete_similarity (seed 003, "离散相似法").
 
     Examples
     --------
@@ -424,12 +384,8 @@ def lsim(A, B, C, D, u, t, hold="zoh", x0=None, method="schur"):
 def lsim_loop(A, B, C, D, u, t, hold="zoh", x0=None):
     """Textbook discrete-similarity loop, one Python step per sample (reference for :func:`lsim`).
 
-    .. math::
-        x[k+1] = \\Phi x[k] + \\Gamma u[k] + \\hat\\Gamma\\,(u[k+1] - u[k]),\\qquad
-        y[k] = C x[k] + D u[k]
-
-    Arguments, result and errors as in :func:`lsim`. It is much slower on long grids, which is
-    what lab04_discrete_similarity (seed 003) measures.
+    The recurrence of :func:`lsim`; arguments, result and errors as there. It is much slower on
+    long grids, which is what lab04_discrete_similarity (seed 003) measures.
 
     Examples
     --------
@@ -442,42 +398,47 @@ def lsim_loop(A, B, C, D, u, t, hold="zoh", x0=None):
     return _response(A, B, C, D, u, t, hold, x0, "loop")
 
 
-# ---------------------------------------------------------------------------------------------
-# Transfer functions
-# ---------------------------------------------------------------------------------------------
+# --- Transfer functions ---
 
 
 def _check_tf(num, den):
     num, den = as_real_array(num, "num"), as_real_array(den, "den")
     if num.ndim > 1:
-        raise ValueError(
-            f"num must be a 1-D sequence of coefficients in descending powers of s, got shape "
-            f"{num.shape}."
-        )
+        raise ValueError(f"num must be 1-D (descending powers of s), got shape {num.shape}.")
     if den.ndim != 1 or den.size == 0 or den[0] == 0:
         raise ValueError(
-            f"den must be a 1-D sequence of coefficients in descending powers of s with a "
-            f"non-zero leading coefficient, e.g. [1, 3, 2], got {describe(den)}."
+            f"den must be 1-D (descending powers of s) with a non-zero leading coefficient, "
+            f"e.g. [1, 3, 2], got {describe(den)}."
         )
     num = np.trim_zeros(num.reshape(-1), "f")
     if num.size > den.size:
-        raise ValueError(
-            f"num has degree {num.size - 1} > degree {den.size - 1} of den: the transfer "
-            f"function is improper (not realizable); c2d needs deg num <= deg den."
-        )
+        raise ValueError(f"num has degree {num.size - 1} > degree {den.size - 1} of den: G is "
+                         f"improper (not realizable); c2d needs deg num <= deg den.")
     return np.concatenate((np.zeros(den.size - num.size), num)), den
 
 
 def _tustin(num, den, T):
     """Substitute s = (2/T)(z - 1)/(z + 1) and multiply through by (z + 1)^n."""
     n = den.size - 1
-    numd, dend = np.zeros(n + 1), np.zeros(n + 1)
-    for power in range(n + 1):  # s^power -> (2/T)^power (z - 1)^power (z + 1)^(n - power)
-        term = (2.0 / T) ** power * (np.poly1d([1.0, -1.0]) ** power
-                                     * np.poly1d([1.0, 1.0]) ** (n - power)).coeffs
-        numd += num[n - power] * term
-        dend += den[n - power] * term
-    return numd, dend
+    # s^k -> (2/T)^k (z - 1)^k (z + 1)^(n - k), for the coefficient of s^k at index n - k
+    z_minus, z_plus = np.poly1d([1.0, -1.0]), np.poly1d([1.0, 1.0])
+    terms = [(2.0 / T) ** k * (z_minus**k * z_plus ** (n - k)).coeffs for k in range(n + 1)]
+    return num[::-1] @ np.array(terms), den[::-1] @ np.array(terms)
+
+
+def _discrete_ss2tf(Phi, Gamma, C, D):
+    """num(z), den(z) of C (zI - Phi)^{-1} Gamma + D from the Markov parameters h_j.
+
+    den = det(zI - Phi) = z^n + a_1 z^(n-1) + ...; with G(z) = sum_j h_j z^{-j}, h_0 = D and
+    h_j = C Phi^(j-1) Gamma, num_k = sum_{j <= k} a_(k-j) h_j. Unlike scipy's ss2tf (a difference
+    of two characteristic polynomials), this keeps numerator coefficients ~T^n accurate at small T.
+    """
+    den = np.real(np.poly(linalg.eigvals(Phi)))
+    h, v = [D[0, 0]], Gamma[:, 0]
+    for _ in range(len(Phi)):
+        h.append(C[0] @ v)  # h_j = C Phi^(j-1) Gamma
+        v = Phi @ v
+    return np.array([den[k::-1] @ np.array(h[: k + 1]) for k in range(len(den))]), den
 
 
 def c2d(num, den, T, method="zoh"):
@@ -493,12 +454,13 @@ def c2d(num, den, T, method="zoh"):
 
     * ``"tustin"``: the bilinear transform (双线性变换) s = (2/T)(z - 1)/(z + 1).
 
+    Used in lab04_discrete_similarity (seed 003: c2d with zero- and first-order hold).
+
     Parameters
     ----------
     num, den : array_like, 1-D
         Coefficients in descending powers of s, deg num <= deg den = n.
-    T : float
-        Sample period, T > 0.
+    T : float, sample period > 0
     method : {"zoh", "foh", "tustin"}
 
     Returns
@@ -509,15 +471,9 @@ def c2d(num, den, T, method="zoh"):
 
     Raises
     ------
-    TypeError
-        If the coefficients are not numeric.
-    ValueError
-        If den has a zero leading coefficient, G is improper, T is not positive, or method is
-        unknown.
-
-    Notes
-    -----
-    Used in lab04_discrete_similarity (seed 003: c2d with zero- and first-order hold).
+    TypeError, ValueError
+        For non-numeric coefficients; for a zero leading coefficient of den, an improper G, T not
+        positive, or an unknown method.
 
     Examples
     --------
@@ -537,10 +493,7 @@ def c2d(num, den, T, method="zoh"):
     if method == "tustin":
         numd, dend = _tustin(num, den, T)
     else:
-        # TODO: use simlab.lti.tf2ss / ss2tf once simlab/lti.py is in the package.
-        nonzero = bool(np.any(num))
-        A, B, C, D = signal.tf2ss(np.trim_zeros(num, "f") if nonzero else [1.0], den)
+        A, B, C, D = tf2ss(num, den)
         Phi, Gamma, Gamma_hat = _discretize(A, B, T, method)
-        numd, dend = signal.ss2tf(Phi, Gamma - Gamma_hat + Phi @ Gamma_hat, C, D + C @ Gamma_hat)
-        numd, dend = numd.reshape(-1) * nonzero, dend.reshape(-1)  # G = 0 keeps numd = 0
+        numd, dend = _discrete_ss2tf(Phi, Gamma - Gamma_hat + Phi @ Gamma_hat, C, D + C @ Gamma_hat)
     return numd / dend[0], dend / dend[0]

@@ -60,6 +60,7 @@ EXPERIMENTS = {
     for experiment in (
         Experiment("lab01", "lab01_euler_rk4", "Euler, improved Euler and RK4 on y' = t + y"),
         Experiment("lab02", "lab02_step_size", "Step size: accuracy, cost and stability"),
+        Experiment("lab03", "lab03_models", "Model forms, conversions, connections and reduction"),
     )
 }
 
