@@ -16,8 +16,9 @@ polynomial ``series``/``parallel``/``feedback``. Model reduction (降阶) is a s
 step that reports what it removed: :func:`minreal` and :func:`balred`. :class:`TF` is a small
 value type with ``*``, ``+`` and ``.feedback`` on top of these functions.
 
-Only the realisation functions (:func:`tf2ss`, :func:`zp2ss`, ``TF.to_ss``) need a proper model
-(deg num <= deg den); polynomial algebra on improper models (a PD controller ``Kd s + Kp``) works.
+Every function takes proper models only (deg num <= deg den, the ones a state-space model can
+represent): an improper one is bad input and gets a ValueError naming the degrees. An ideal PD
+controller ``Kd s + Kp`` is written with a fast filter pole, ``(Kd s + Kp)/(Tf s + 1)``.
 
 Used in lab03, the modelling lab of seed 003 (实验一 系统建模的MATLAB实现), whose example is
 G(s) = (s+8)(s^2+2s+5) / ((2s+3)(3s^2+4s+13)).
@@ -84,6 +85,13 @@ def _as_tf(num, den, names=("num", "den")):
     num, den = _as_poly(num, names[0]), _as_poly(den, names[1])
     if not den.any():
         raise ValueError(f"{names[1]} must not be the zero polynomial, got all zeros.")
+    if len(num) > len(den):
+        raise ValueError(
+            f"{names[0]}/{names[1]} is improper: deg {names[0]} = {len(num) - 1} > deg "
+            f"{names[1]} = {len(den) - 1}. simlab works with proper transfer functions "
+            f"(deg num <= deg den), the ones a state-space model can represent; an ideal "
+            f"differentiator cannot be simulated. Add a fast pole, e.g. s/(0.01 s + 1)."
+        )
     return num, den
 
 
@@ -328,7 +336,7 @@ def tf2zp(num, den):
     Raises
     ------
     TypeError, ValueError
-        As for :func:`tf2ss`, except that improper models are allowed.
+        As for :func:`tf2ss`.
 
     Examples
     --------
@@ -378,7 +386,13 @@ def zp2tf(z, p, k):
     z, p = _as_roots(z, "z"), _as_roots(p, "p")
     k = as_finite_scalar(k, "k")
     num = _strip(k * _poly_from_roots(z, "z"))
-    return num, _poly_from_roots(p, "p")
+    den = _poly_from_roots(p, "p")
+    if len(num) > len(den):
+        raise ValueError(
+            f"z, p give an improper model: {len(num) - 1} zeros but {len(den) - 1} poles "
+            f"(deg num > deg den). simlab works with proper transfer functions; add poles."
+        )
+    return num, den
 
 
 def ss2zp(A, B, C, D):

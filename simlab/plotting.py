@@ -20,6 +20,8 @@ __all__ = [
     "plot_stiff",
     "plot_seed_rk4",
     "plot_reduction",
+    "plot_hold_accuracy",
+    "plot_similarity_versus_rk4",
 ]
 
 #: (linestyle, marker) pairs cycled through by the plot helpers, readable in black and white.
@@ -173,4 +175,35 @@ def plot_reduction(reductions):
     ax_hsv.set(xlabel="balanced state", ylabel="Hankel singular value",
                title="Hankel singular values (small: removable)")
     ax_hsv.set_xticks(np.arange(1, n + 1))
+    return fig
+
+
+def plot_hold_accuracy(holds):
+    """Lab 04: max error of zero- and first-order-hold discrete similarity versus T, per input."""
+    fig, axes = _figure(1, 3, figsize=(12, 3.8), sharey=True)
+    steps = holds["steps"]
+    for ax, kind in zip(axes, ("step", "ramp", "sine")):
+        for i, hold in enumerate(("zoh", "foh")):
+            errors = np.maximum(holds[kind][hold], 1e-17)  # exact results drawn at the floor
+            ax.loglog(steps, errors, label=hold, **_style(i + 1))
+        ax.set(xlabel="T (s)", title=f"{kind} input")
+    axes[0].set_ylabel("max |y - y_exact|")
+    axes[0].legend()
+    return fig
+
+
+def plot_similarity_versus_rk4(rows):
+    """Lab 04: discrete similarity versus RK4 at equal step, error and run time."""
+    fig, (ax, ax_time) = _figure(1, 2, figsize=(10, 4))
+    T = [row["T"] for row in rows]
+    ax.loglog(T, [max(row["error_similarity"], 1e-17) for row in rows], label="discrete similarity (zoh)",
+              **_style(1))
+    ax.loglog(T, [row["error_rk4"] for row in rows], label="RK4", **_style(2))
+    ax.set(xlabel="step T = h (s)", ylabel="max |y - y_exact|", title="Accuracy at equal step")
+    ax.legend()
+    ax_time.loglog(T, [row["time_similarity"] * 1e3 for row in rows], label="discrete similarity",
+                   **_style(1))
+    ax_time.loglog(T, [row["time_rk4"] * 1e3 for row in rows], label="RK4", **_style(2))
+    ax_time.set(xlabel="step T = h (s)", ylabel="run time (ms)", title="Cost at equal step")
+    ax_time.legend()
     return fig

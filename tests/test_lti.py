@@ -323,7 +323,8 @@ def test_zp2tf_matches_scipy_zpk2tf():
     """Oracle: scipy.signal.zpk2tf."""
     rng = np.random.default_rng(8)
     for _ in range(N_SYSTEMS):
-        z, p = random_roots(rng, rng.integers(0, 5)), random_roots(rng, rng.integers(0, 7))
+        n_poles = rng.integers(0, 7)
+        z, p = random_roots(rng, rng.integers(0, n_poles + 1)), random_roots(rng, n_poles)
         k = rng.uniform(-3, 3)
         num, den = zp2tf(z, p, k)
         num_ref, den_ref = signal.zpk2tf(z, p, k)
@@ -712,15 +713,15 @@ def test_tf_repr_and_str_show_the_coefficients():
     assert top.strip() == "s^3 + 10 s^2 + 21 s + 40"
     assert bottom.strip() == "6 s^3 + 17 s^2 + 38 s + 39"
     assert set(bar) == {"-"}
-    assert str(TF([-1, 0, -2], [1])).splitlines()[0].strip() == "-s^2 - 2"
+    assert str(TF([-1, 0, -2], [1, 0, 1])).splitlines()[0].strip() == "-s^2 - 2"
 
 
 def test_tf_to_ss_is_tf2ss_and_rejects_improper():
     """Oracle: scipy.signal.tf2ss; a PD controller s + 2 has no state-space realisation."""
     for got, expected in zip(TF(LAB03_NUM, LAB03_DEN).to_ss(), signal.tf2ss(LAB03_NUM, LAB03_DEN)):
         np.testing.assert_allclose(got, expected, rtol=1e-14)
-    with pytest.raises(ValueError, match="num has degree 1 but den has degree 0"):
-        TF([1, 2]).to_ss()
+    with pytest.raises(ValueError, match=r"improper: deg num = 1 > deg den = 0"):
+        TF([1, 2])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -734,8 +735,8 @@ GOOD_A, GOOD_B, GOOD_C, GOOD_D = tf2ss([1, 3], [1, 3, 2])
     "call, error, match",
     [
         (lambda: tf2ss([1, 0, 0], [1, 1]), ValueError,
-         r"improper: num has degree 2 but den has degree 1"),
-        (lambda: zp2ss([-1, -2], [-3], 1), ValueError, r"num has degree 2 but den has degree 1"),
+         r"improper: deg num = 2 > deg den = 1"),
+        (lambda: zp2ss([-1, -2], [-3], 1), ValueError, r"improper model: 2 zeros but 1 poles"),
         (lambda: tf2ss([1], [0, 0]), ValueError, r"den must not be the zero polynomial"),
         (lambda: tf2ss([1], []), ValueError, r"den is empty"),
         (lambda: tf2ss([], [1, 2]), ValueError, r"num is empty"),
@@ -798,12 +799,19 @@ def test_bad_input_raises_clear_error(call, error, match):
         call()
 
 
-def test_improper_models_are_allowed_where_no_realisation_is_needed():
-    """Oracle: hand algebra; a PD controller s + 2 in series with 1/(s+1) is (s+2)/(s+1), its zero
-    is -2, and unity feedback gives (s+2)/((s+1) + (s+2)) = (s+2)/(2s+3)."""
-    num, den = series([1, 2], 1, [1], [1, 1])
-    assert num.tolist() == [1.0, 2.0] and den.tolist() == [1.0, 1.0]
-    z, p, k = tf2zp([1, 2], 1)
-    assert z.tolist() == [-2.0] and p.size == 0 and k == 1.0
-    num, den = feedback(num, den, 1, 1)
-    assert num.tolist() == [1.0, 2.0] and den.tolist() == [2.0, 3.0]
+def test_improper_models_are_rejected_everywhere():
+    """The issue's contract: deg num > deg den is bad input for every conversion and connection;
+    the message names the arguments and their degrees."""
+    cases = [
+        (lambda: tf2zp([1, 2], 1), r"num/den is improper: deg num = 1 > deg den = 0"),
+        (lambda: series([1, 2], 1, [1], [1, 1]), r"num1/den1 is improper"),
+        (lambda: parallel([1], [1, 1], [1, 0, 0], [1, 1]), r"num2/den2 is improper"),
+        (lambda: feedback([1], [1, 1], [1, 0, 1], [1]), r"num2/den2 is improper"),
+        (lambda: minreal([1, 0, 0], [1, 1]), r"improper"),
+        (lambda: zp2tf([-1, -2], [-3], 1), r"improper"),
+    ]
+    for make, message in cases:
+        with pytest.raises(ValueError, match=message):
+            make()
+
+

@@ -61,6 +61,7 @@ EXPERIMENTS = {
         Experiment("lab01", "lab01_euler_rk4", "Euler, improved Euler and RK4 on y' = t + y"),
         Experiment("lab02", "lab02_step_size", "Step size: accuracy, cost and stability"),
         Experiment("lab03", "lab03_models", "Model forms, conversions, connections and reduction"),
+        Experiment("lab04", "lab04_discrete_similarity", "Discrete similarity: Phi(T), m(T), holds, versus RK4"),
     )
 }
 

@@ -257,9 +257,13 @@ def check_tf2ss(A, B, C, D, num=G_NUM, den=G_DEN):
         return CheckResult(False, "state space of G", str(error))
     if same_transfer_function(num, den, num2, den2):
         return CheckResult(True, "state space of G", "C (sI - A)^-1 B + D equals G(s).")
-    if same_transfer_function(num, den, np.polysub(num2, np.asarray(D).item() * np.asarray(den2)), den2):
-        return CheckResult(False, "state space of G", "only D is off: G is not strictly proper, "
-                           "D = b0/a0 (leading coefficients), here 1/6.")
+    num_t, den_t = np.trim_zeros(np.asarray(num, float), "f"), np.trim_zeros(np.asarray(den, float), "f")
+    d_expected = num_t[0] / den_t[0] if len(num_t) == len(den_t) else 0.0
+    d_given = float(np.asarray(D, dtype=float).ravel()[0]) if np.size(D) else 0.0
+    corrected = np.polyadd(num2, (d_expected - d_given) * np.asarray(den2))
+    if d_given != d_expected and same_transfer_function(num, den, corrected, den2):
+        return CheckResult(False, "state space of G", f"only D is off: G is not strictly proper, "
+                           f"D = b0/a0 (the ratio of the leading coefficients) = {d_expected:.6g}.")
     return CheckResult(False, "state space of G", "the transfer function differs from G(s); did "
                        "you divide num and den by the leading coefficient 6 of den?")
 

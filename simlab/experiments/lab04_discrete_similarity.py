@@ -1,0 +1,244 @@
+"""Lab 04: the discrete similarity method (离散相似法), Phi(T) and m(T), holds, versus RK4.
+
+Experiments, on the second-order example x' = A x + B u with A = [[0, 1], [-2, -3]],
+B = [0, 1]^T, y = x1 (G(s) = 1/((s + 1)(s + 2))) unless stated otherwise:
+
+1. Phi(T) = e^{AT} and m(T) = integral_0^T e^{A s} ds B three ways: by hand with sympy (inverse
+   Laplace transform of (sI - A)^{-1}), by the truncated series sum (AT)^k / k!, and by
+   ``scipy.linalg.expm`` (``simlab.discretize``).
+2. Zero-order versus triangle (first-order) hold against the exact response for step, ramp and
+   sine inputs as T grows: each hold is exact for the inputs it reproduces (zoh: piecewise
+   constant; foh: piecewise linear) and otherwise has an error of order T (zoh) or T^2 (foh).
+3. Discrete similarity versus RK4 at equal step on the closed loop of lab02 (step input):
+   accuracy and run time.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from simlab.check import check_array
+from simlab.experiments import ExperimentResult
+from simlab.integrators import rk4
+from simlab.similarity import discretize, lsim
+
+__all__ = [
+    "A",
+    "B",
+    "C",
+    "D",
+    "phi_symbolic",
+    "gamma_symbolic",
+    "phi_series",
+    "series_convergence",
+    "exact_response",
+    "hold_accuracy",
+    "similarity_versus_rk4",
+    "check_phi",
+    "check_gamma",
+    "check_gamma_hat",
+    "run",
+]
+
+#: The example of the lab: G(s) = 1/((s + 1)(s + 2)) in companion form, y = x1.
+A = np.array([[0.0, 1.0], [-2.0, -3.0]])
+B = np.array([[0.0], [1.0]])
+C = np.array([[1.0, 0.0]])
+D = np.array([[0.0]])
+
+
+def phi_symbolic(A_matrix=A):
+    """Phi(t) = L^-1{(sI - A)^-1} with sympy, as a sympy Matrix in the symbol ``t``.
+
+    This is the textbook's hand calculation: the state-transition matrix (状态转移矩阵).
+    """
+    import sympy as sp
+
+    s = sp.Symbol("s")
+    t = sp.Symbol("t", positive=True)
+    M = sp.Matrix(np.asarray(A_matrix).tolist()).applyfunc(sp.nsimplify)
+    resolvent = (s * sp.eye(M.shape[0]) - M).inv()
+    return resolvent.applyfunc(lambda entry: sp.simplify(sp.inverse_laplace_transform(sp.apart(entry, s), s, t)))
+
+
+def gamma_symbolic(A_matrix=A, B_matrix=B):
+    """m(T) = integral_0^T Phi(tau) d tau B with sympy, as a Matrix in the symbol ``T``."""
+    import sympy as sp
+
+    t = sp.Symbol("t", positive=True)
+    T = sp.Symbol("T", positive=True)
+    Phi = phi_symbolic(A_matrix)
+    integral = Phi.applyfunc(lambda entry: sp.integrate(entry, (t, 0, T)))
+    return sp.simplify(integral * sp.Matrix(np.asarray(B_matrix).tolist()).applyfunc(sp.nsimplify))
+
+
+def phi_series(A_matrix, T, terms):
+    """Truncated series: Phi ~ sum_{k<terms} (AT)^k / k!,  m ~ T sum_{k<terms} (AT)^k / (k+1)! B.
+
+    Returns
+    -------
+    Phi, Gamma : ndarray
+    """
+    A_matrix = np.asarray(A_matrix, dtype=float)
+    n = len(A_matrix)
+    term = np.eye(n)  # (AT)^k / k!
+    Phi = np.zeros((n, n))
+    integral = np.zeros((n, n))  # sum (AT)^k / (k+1)!
+    for k in range(terms):
+        Phi += term
+        integral += term / (k + 1)
+        term = term @ (A_matrix * T) / (k + 1)
+    return Phi, T * integral @ B
+
+
+def series_convergence(T=0.5, max_terms=20):
+    """Error of the truncated series against ``discretize`` (expm) versus the number of terms."""
+    Phi_exact, Gamma_exact = discretize(A, B, T)
+    rows = []
+    for terms in range(1, max_terms + 1):
+        Phi, Gamma = phi_series(A, T, terms)
+        rows.append((terms, float(np.max(np.abs(Phi - Phi_exact))), float(np.max(np.abs(Gamma - Gamma_exact)))))
+    return rows
+
+
+def exact_response(kind, t):
+    """Exact output of G(s) = 1/((s+1)(s+2)) from rest for u = 1 (step), t (ramp) or sin(t).
+
+    Closed forms from partial fractions (checked against sympy in the tests):
+    step 1/2 - e^{-t} + e^{-2t}/2; ramp t/2 - 3/4 + e^{-t} - e^{-2t}/4;
+    sine (sin t - 3 cos t)/10 + e^{-t}/2 - e^{-2t}/5.
+    """
+    t = np.asarray(t, dtype=float)
+    e1, e2 = np.exp(-t), np.exp(-2 * t)
+    if kind == "step":
+        return 0.5 - e1 + 0.5 * e2
+    if kind == "ramp":
+        return 0.5 * t - 0.75 + e1 - 0.25 * e2
+    if kind == "sine":
+        return (np.sin(t) - 3 * np.cos(t)) / 10 + 0.5 * e1 - 0.2 * e2
+    raise ValueError(f"kind must be 'step', 'ramp' or 'sine', got {kind!r}.")
+
+
+_INPUTS = {"step": np.ones_like, "ramp": lambda t: t, "sine": np.sin}
+
+
+def hold_accuracy(steps=(0.05, 0.1, 0.2, 0.5, 1.0), t_end=10.0):
+    """Max error of zoh and foh discrete similarity against the exact response, per input and T.
+
+    Returns
+    -------
+    dict
+        ``steps`` and, for each input kind, ``{"zoh": [...], "foh": [...]}`` of max |y - y_exact|.
+    """
+    result = {"steps": list(steps)}
+    for kind, make_input in _INPUTS.items():
+        errors = {"zoh": [], "foh": []}
+        for T in steps:
+            t = np.linspace(0.0, t_end, round(t_end / T) + 1)
+            for hold in ("zoh", "foh"):
+                y = lsim(A, B, C, D, make_input(t), t, hold=hold).y
+                errors[hold].append(float(np.max(np.abs(y - exact_response(kind, t)))))
+        result[kind] = errors
+    return result
+
+
+def similarity_versus_rk4(steps=(0.5, 0.2, 0.1, 0.05, 0.02), t_end=10.0, r=5.0, repeats=3):
+    """Discrete similarity (zoh) versus RK4 at equal step on the lab02 closed loop, step input r.
+
+    Returns
+    -------
+    list of dict
+        Per step: ``T``, ``error_similarity``, ``error_rk4`` (max |y - exact|), ``time_similarity``
+        and ``time_rk4`` (best of ``repeats``, seconds).
+    """
+    from simlab.experiments.lab02_step_size import seed_rk4_exact, seed_rk4_system
+
+    A_loop, b, c = seed_rk4_system()
+    B_loop, C_loop, D_loop = b.reshape(3, 1), c.reshape(1, 3), np.zeros((1, 1))
+    rows = []
+    for T in steps:
+        t = np.linspace(0.0, t_end, round(t_end / T) + 1)
+        exact = seed_rk4_exact(t, r=r)
+
+        def by_similarity():
+            return lsim(A_loop, B_loop, C_loop, D_loop, np.full(len(t), r), t).y
+
+        def by_rk4():
+            return rk4(lambda _, x: A_loop @ x + b * r, (0.0, t_end), np.zeros(3), T).x @ c
+
+        timings = {}
+        for name, function in (("similarity", by_similarity), ("rk4", by_rk4)):
+            best = float("inf")
+            for _ in range(repeats):
+                start = time.perf_counter()
+                y = function()
+                best = min(best, time.perf_counter() - start)
+            timings[name] = (best, float(np.max(np.abs(y - exact))))
+        rows.append({"T": T, "error_similarity": timings["similarity"][1], "error_rk4": timings["rk4"][1],
+                     "time_similarity": timings["similarity"][0], "time_rk4": timings["rk4"][0]})
+    return rows
+
+
+def check_phi(Phi, T):
+    """Self-check of Phi(T) = e^{AT} for the lab's A."""
+    reference, _ = discretize(A, B, T)
+    return check_array(
+        f"Phi(T) at T = {T:g}", Phi, reference, rtol=1e-8, atol=1e-10, what="entries",
+        alternatives=[(np.eye(2) + A * T, "that is I + A T, the first two terms of the series "
+                       "(Euler's approximation); Phi = e^{AT} needs all of them: use scipy.linalg.expm."),
+                      (np.exp(A * T), "np.exp works entry by entry; the matrix exponential is "
+                       "scipy.linalg.expm(A * T).")],
+    )
+
+
+def check_gamma(Gamma, T):
+    """Self-check of m(T) = integral_0^T e^{A s} ds B."""
+    _, reference = discretize(A, B, T)
+    return check_array(
+        f"m(T) at T = {T:g}", np.reshape(Gamma, (-1, 1)) if np.size(Gamma) == 2 else Gamma, reference,
+        rtol=1e-8, atol=1e-10, what="entries",
+        alternatives=[(B * T, "that is B T, which treats e^{As} as I over the step; integrate e^{As} B."),
+                      (discretize(A, B, T)[0] @ B * T, "that is Phi B T (the rectangle rule with the "
+                       "end value); integrate e^{As} B over the step.")],
+    )
+
+
+def check_gamma_hat(Gamma_hat, T):
+    """Self-check of the triangle-hold matrix (1/T) integral_0^T e^{A(T - tau)} tau d tau B."""
+    _, _, reference = discretize(A, B, T, hold="foh")
+    return check_array(
+        f"Gamma_hat at T = {T:g}", np.reshape(Gamma_hat, (-1, 1)) if np.size(Gamma_hat) == 2 else Gamma_hat,
+        reference, rtol=1e-8, atol=1e-10, what="entries",
+        alternatives=[(T * reference, "off by a factor T: Gamma_hat carries the 1/T of the slope "
+                       "(u[k+1] - u[k]) / T.")],
+    )
+
+
+def run():
+    """Run lab 04 headless."""
+    T = 0.5
+    Phi, Gamma = discretize(A, B, T)
+    convergence = series_convergence(T)
+    holds = hold_accuracy()
+    versus = similarity_versus_rk4()
+    summary = [
+        ("Phi(0.5) = expm(0.5 A)", np.array2string(Phi, precision=5, separator=", ").replace("\n", "")),
+        ("m(0.5)", np.array2string(Gamma.ravel(), precision=5, separator=", ")),
+        ("series terms for |Phi error| < 1e-10 (T = 0.5)",
+         str(next((n for n, e, _ in convergence if e < 1e-10), f"> {len(convergence)}"))),
+    ]
+    for kind in ("step", "ramp", "sine"):
+        for hold in ("zoh", "foh"):
+            summary.append((f"{kind} input, {hold}, T = 1: max error", f"{holds[kind][hold][-1]:.2e}"))
+    for row in versus:
+        if row["T"] in (0.1, 0.02):
+            summary.append((f"T = {row['T']:g}: error similarity / RK4",
+                            f"{row['error_similarity']:.1e} / {row['error_rk4']:.1e}"))
+    data = {"Phi": Phi, "Gamma": Gamma, "series": convergence, "holds": holds, "versus": versus}
+    return ExperimentResult(
+        summary=summary,
+        figures=[("lab04_holds", "plot_hold_accuracy", holds), ("lab04_versus_rk4", "plot_similarity_versus_rk4", versus)],
+        data=data,
+    )

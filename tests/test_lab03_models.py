@@ -1,0 +1,114 @@
+"""Lab 03 experiments, against python-control, scipy and sympy."""
+
+import control
+import numpy as np
+import pytest
+import sympy as sp
+from scipy import signal
+
+from simlab.experiments import lab03_models as lab
+
+
+def test_seed_transfer_function_expands_the_factored_form():
+    """Oracle: sympy expansion of (s+8)(s^2+2s+5) / ((2s+3)(3s^2+4s+13))."""
+    s = sp.Symbol("s")
+    num = sp.Poly(sp.expand((s + 8) * (s**2 + 2 * s + 5)), s).all_coeffs()
+    den = sp.Poly(sp.expand((2 * s + 3) * (3 * s**2 + 4 * s + 13)), s).all_coeffs()
+    np.testing.assert_array_equal(lab.G_NUM, [float(c) for c in num])
+    np.testing.assert_array_equal(lab.G_DEN, [float(c) for c in den])
+
+
+def test_differential_equation_text():
+    assert lab.differential_equation(lab.G_NUM, lab.G_DEN) == (
+        "6 y''' + 17 y'' + 38 y' + 39 y = u''' + 10 u'' + 21 u' + 40 u")
+
+
+def test_model_forms_match_scipy():
+    """Oracle: scipy.signal.tf2ss and tf2zpk."""
+    forms = lab.model_forms()
+    for ours, theirs in zip(forms["ss"], signal.tf2ss(lab.G_NUM, lab.G_DEN)):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-14)
+    z, p, k = signal.tf2zpk(lab.G_NUM, lab.G_DEN)
+    np.testing.assert_allclose(np.sort_complex(forms["zpk"][0]), np.sort_complex(z), rtol=1e-10)
+    np.testing.assert_allclose(np.sort_complex(forms["zpk"][1]), np.sort_complex(p), rtol=1e-10)
+    assert forms["zpk"][2] == pytest.approx(k)
+    assert forms["agree"]
+
+
+def test_format_roots_is_platform_stable():
+    assert lab.format_roots([-1.5 + 1e-17j, -1 + 2j, -1 - 2j]) == "-1.5000, -1.0000 ± 2.0000j"
+
+
+def test_c2d_matches_python_control():
+    """Oracle: python-control c2d (zoh, foh, tustin) at T = 1 s."""
+    G = control.tf(lab.G_NUM, lab.G_DEN)
+    for method in ("zoh", "foh", "tustin"):
+        numd, dend = lab.discretized()[method]
+        Gd = control.c2d(G, 1.0, method="bilinear" if method == "tustin" else method)
+        for z in (0.3, 1j, -0.5 + 0.2j):
+            ours = np.polyval(numd, z) / np.polyval(dend, z)
+            assert complex(ours) == pytest.approx(complex(Gd(z)), rel=1e-9)
+
+
+def test_connections_match_python_control():
+    """Oracle: python-control series, parallel and feedback of G and H."""
+    G = control.tf(lab.G_NUM, lab.G_DEN)
+    H = control.tf(lab.H_NUM, lab.H_DEN)
+    joined = lab.connections()
+    for name, expected in (("series", G * H), ("parallel", G + H), ("feedback", control.feedback(G, H))):
+        num, den = joined[name]["num"], joined[name]["den"]
+        for s in (0.5, 2j, -0.3 + 1j):
+            assert complex(np.polyval(num, s) / np.polyval(den, s)) == pytest.approx(complex(expected(s)), rel=1e-10)
+
+
+def test_minreal_cancels_the_common_factor_s_plus_one():
+    """Oracle: H = (s+1)/((s+1)(s+5)), so the series connection loses exactly the pole -1."""
+    reduced = lab.connections()["series"]["minreal"]
+    np.testing.assert_allclose(reduced.removed_poles, [-1.0], atol=1e-6)
+    assert len(reduced.den) - 1 == 4
+
+
+def test_reduction_error_is_within_the_balanced_truncation_bound():
+    """Oracle: the balanced-truncation bound |G(0) - G_r(0)| <= ||G - G_r||_inf <= 2 sum(discarded HSV)."""
+    for order in (2, 3):
+        result = lab.reduction(order)
+        assert abs(result["dc_full"] - result["dc_reduced"]) <= result["error_bound"] + 1e-12
+        assert result["max_difference"] < 0.05
+
+
+def test_matchdc_reduction_keeps_the_dc_gain():
+    result = lab.reduction(2, method="matchdc")
+    assert result["dc_reduced"] == pytest.approx(result["dc_full"], rel=1e-9)
+
+
+def test_step_response_matches_python_control():
+    """Oracle: python-control step_response of G."""
+    t = np.linspace(0, 10, 1001)
+    expected = control.step_response(control.tf(lab.G_NUM, lab.G_DEN), T=t).outputs
+    np.testing.assert_allclose(lab.step_response(lab.G_NUM, lab.G_DEN, t), expected, atol=1e-9)
+
+
+def test_analogous_systems_share_one_model():
+    result = lab.analogous_systems(m=2.0, f=0.3, k=5.0)
+    assert result["same"] and result["L"] == 2.0 and result["R"] == 0.3 and result["C"] == pytest.approx(0.2)
+
+
+def test_seed_rk4_lab_via_feedback_and_tf2ss_equals_the_hand_model():
+    result = lab.seed_rk4_with_feedback()
+    np.testing.assert_allclose(result["den"], [1, 4, 8, 6])
+    assert result["difference_to_lab02"] < 1e-12
+
+
+def test_check_tf2ss_accepts_any_realization_and_names_d():
+    ss = control.ss(control.tf(lab.G_NUM, lab.G_DEN))
+    assert lab.check_tf2ss(ss.A, ss.B, ss.C, ss.D)
+    A, B, C, _ = lab.model_forms()["ss"]
+    assert "only D" in str(lab.check_tf2ss(A, B, C, [[0.0]]))
+
+
+def test_check_connection_recognises_positive_feedback():
+    from simlab.lti import feedback
+
+    num, den = feedback(lab.G_NUM, lab.G_DEN, lab.H_NUM, lab.H_DEN, sign=+1)
+    result = lab.check_connection("feedback", num, den)
+    assert not result and "positive feedback" in str(result)

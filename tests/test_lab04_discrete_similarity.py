@@ -1,0 +1,72 @@
+"""Lab 04 experiments, against sympy, scipy and closed forms."""
+
+import numpy as np
+import pytest
+import sympy as sp
+from scipy.linalg import expm
+
+from simlab.experiments import lab04_discrete_similarity as lab
+
+
+def test_symbolic_phi_equals_expm():
+    """Oracle: scipy.linalg.expm against sympy's inverse Laplace transform of (sI - A)^-1."""
+    Phi = lab.phi_symbolic()
+    t = sp.Symbol("t", positive=True)
+    for value in (0.1, 0.5, 2.0):
+        numeric = np.array(Phi.subs(t, value).evalf(), dtype=float)
+        np.testing.assert_allclose(numeric, expm(lab.A * value), rtol=1e-12)
+
+
+def test_symbolic_gamma_equals_discretize():
+    Gamma = lab.gamma_symbolic()
+    T = sp.Symbol("T", positive=True)
+    from simlab.similarity import discretize
+
+    for value in (0.1, 1.0):
+        numeric = np.array(Gamma.subs(T, value).evalf(), dtype=float)
+        np.testing.assert_allclose(numeric, discretize(lab.A, lab.B, value)[1], rtol=1e-12)
+
+
+def test_series_converges_to_expm():
+    rows = lab.series_convergence(0.5)
+    errors = [phi_error for _, phi_error, _ in rows]
+    assert errors[-1] < 1e-13 and all(b <= a for a, b in zip(errors, errors[1:]))
+
+
+@pytest.mark.parametrize("kind, u", [("step", lambda s: 1 / s), ("ramp", lambda s: 1 / s**2),
+                                      ("sine", lambda s: 1 / (s**2 + 1))])
+def test_exact_responses_are_the_inverse_laplace_transforms(kind, u):
+    """Oracle: sympy inverse Laplace transform of G(s) U(s), G = 1/((s+1)(s+2))."""
+    s = sp.Symbol("s")
+    t = sp.Symbol("t", positive=True)
+    y = sp.inverse_laplace_transform(sp.apart(u(s) / ((s + 1) * (s + 2)), s), s, t)
+    grid = np.array([0.3, 1.0, 4.0])
+    expected = [float(y.subs(t, v)) for v in grid]
+    np.testing.assert_allclose(lab.exact_response(kind, grid), expected, rtol=1e-12, atol=1e-14)
+
+
+def test_each_hold_is_exact_for_its_inputs_and_orders_elsewhere():
+    holds = lab.hold_accuracy()
+    assert max(holds["step"]["zoh"] + holds["step"]["foh"]) < 1e-13
+    assert max(holds["ramp"]["foh"]) < 1e-13
+    assert min(holds["ramp"]["zoh"]) > 1e-3
+    steps = np.array(holds["steps"])
+    zoh_order = np.polyfit(np.log(steps), np.log(holds["sine"]["zoh"]), 1)[0]
+    foh_order = np.polyfit(np.log(steps), np.log(holds["sine"]["foh"]), 1)[0]
+    assert zoh_order == pytest.approx(1.0, abs=0.2) and foh_order == pytest.approx(2.0, abs=0.25)
+
+
+def test_similarity_beats_rk4_at_equal_step():
+    for row in lab.similarity_versus_rk4(repeats=1):
+        assert row["error_similarity"] < 1e-12 < row["error_rk4"]
+
+
+def test_checks_name_the_typical_mistakes():
+    T = 0.5
+    assert lab.check_phi(expm(lab.A * T), T)
+    assert "I + A T" in str(lab.check_phi(np.eye(2) + lab.A * T, T))
+    assert "entry by entry" in str(lab.check_phi(np.exp(lab.A * T), T))
+    assert "B T" in str(lab.check_gamma(lab.B * T, T))
+    from simlab.similarity import discretize
+
+    assert lab.check_gamma_hat(discretize(lab.A, lab.B, T, hold="foh")[2], T)
