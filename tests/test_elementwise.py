@@ -1,0 +1,103 @@
+"""Per-element discrete similarity: coefficients against simlab.discretize, loop results against RK4."""
+
+import numpy as np
+import pytest
+
+from simlab.elementwise import discretize_element, element_kind, simulate_elements
+from simlab.nonlinear import Saturation
+from simlab.similarity import discretize
+from simlab.structure import simulate
+
+ELEMENTS = {
+    "integral": [0.0, 1.0, 2.0, 0.0],      # 2/s
+    "PI": [0.0, 1.0, 0.5, 1.0],            # (s + 0.5)/s
+    "inertia": [1.0, 0.5, 2.0, 0.0],       # 2/(0.5 s + 1)
+    "lead-lag": [1.0, 0.5, 2.0, 0.3],      # (0.3 s + 2)/(0.5 s + 1)
+    "proportional": [2.0, 0.0, 3.0, 0.0],  # 3/2
+    "PD": [2.0, 0.0, 3.0, 0.4],            # (0.4 s + 3)/2
+}
+
+# The textbook-style loop: open loop 20(s+0.5)/(s(s+0.1)(s+2)(s+10)), unity feedback.
+LOOP_P = [[0, 1, 0.5, 1], [0.1, 1, 1, 0], [2, 1, 1, 0], [10, 1, 20, 0]]
+LOOP_W = [[0, 0, 0, -1], [1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]]
+LOOP_W0 = [1, 0, 0, 0]
+LOOP_WC = [0, 0, 0, 1]
+
+
+@pytest.mark.parametrize("kind, row", ELEMENTS.items())
+def test_element_kind_names_the_six_types(kind, row):
+    assert element_kind(row) == kind
+
+
+@pytest.mark.parametrize("kind", ["integral", "PI", "inertia", "lead-lag"])
+@pytest.mark.parametrize("T", [0.01, 0.1, 1.0])
+def test_coefficients_equal_discretize_of_the_first_order_state(kind, T):
+    """Oracle: simlab.discretize on x' = -(A/B) x + kappa u (one expm of the augmented matrix)."""
+    A, B, C, D = ELEMENTS[kind]
+    kappa = (C * B - A * D) / B**2
+    Phi, Gamma, Gamma_hat = discretize([[-A / B]], [[kappa]], T, hold="foh")
+    coefficients = discretize_element(ELEMENTS[kind], T, hold="foh")
+    assert coefficients.Phi == pytest.approx(Phi[0, 0], rel=1e-12)
+    assert coefficients.Gamma == pytest.approx(Gamma[0, 0], rel=1e-10)
+    assert coefficients.Gamma_hat == pytest.approx(Gamma_hat[0, 0], rel=1e-10)
+    assert coefficients.d == pytest.approx(D / B)
+
+
+def test_zero_order_hold_has_no_gamma_hat():
+    assert discretize_element(ELEMENTS["inertia"], 0.1, hold="zoh").Gamma_hat == 0.0
+
+
+def test_stateless_elements_are_gains():
+    assert discretize_element(ELEMENTS["proportional"], 0.1).static_gain == 1.5
+    pd = discretize_element(ELEMENTS["PD"], 0.1)
+    assert pd.static_gain == 1.5 and pd.derivative_gain == pytest.approx(0.2)
+
+
+@pytest.mark.parametrize("hold", ["zoh", "foh"])
+def test_elementwise_converges_to_the_rk4_structure_result_at_first_order(hold):
+    """Oracle: simlab.structure.simulate with RK4 at h = 0.001 (error ~1e-12); the one-step lag
+    makes the per-element error proportional to T."""
+    reference = simulate(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, r=1.0, t_span=(0, 20), h=0.001)
+    errors = []
+    steps = [0.04, 0.02, 0.01]
+    for T in steps:
+        result = simulate_elements(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, 1.0, (0, 20), T, hold=hold)
+        stride = round(T / 0.001)
+        errors.append(np.max(np.abs(result.y - reference.y[::stride])))
+    order = np.polyfit(np.log(steps), np.log(errors), 1)[0]
+    assert order == pytest.approx(1.0, abs=0.15)
+    assert errors[-1] < 0.03
+
+
+def test_open_loop_single_element_is_exact_for_a_step():
+    """Oracle: the inertia step response 2 (1 - e^{-2t}); no loop, so no lag: exact at the samples
+    from the first step on (the element output at t_{k+1} uses u_k, the step, held)."""
+    P = [ELEMENTS["inertia"]]
+    result = simulate_elements(P, [[0.0]], [1.0], [1.0], 1.0, (0, 3), 0.1)
+    np.testing.assert_allclose(result.y, 2 * (1 - np.exp(-2 * result.t)), rtol=1e-12, atol=1e-14)
+
+
+def test_output_saturation_limits_the_element_output():
+    result = simulate_elements(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, 10.0, (0, 20), 0.01,
+                               nonlinear={(1, "output"): Saturation(2.0)})
+    assert np.max(np.abs(result.x[:, 0])) <= 2.0 + 1e-12
+    free = simulate_elements(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, 10.0, (0, 20), 0.01)
+    assert np.max(np.abs(free.x[:, 0])) > 2.0
+
+
+@pytest.mark.parametrize(
+    "nonlinear, message",
+    [({(5, "output"): Saturation(1.0)}, "element number must be 1..4"),
+     ({(1, "middle"): Saturation(1.0)}, "keys must be"),
+     ({(1, "input"): 3.0}, "simlab.nonlinear element")],
+)
+def test_bad_nonlinear_placement_is_rejected(nonlinear, message):
+    with pytest.raises((ValueError, TypeError), match=message):
+        simulate_elements(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, 1.0, (0, 1), 0.1, nonlinear=nonlinear)
+
+
+def test_bad_hold_and_step_are_rejected():
+    with pytest.raises(ValueError, match="hold must be"):
+        discretize_element(ELEMENTS["inertia"], 0.1, hold="cubic")
+    with pytest.raises(ValueError, match="T must be positive"):
+        discretize_element(ELEMENTS["inertia"], 0.0)
