@@ -22,6 +22,9 @@ __all__ = [
     "plot_reduction",
     "plot_hold_accuracy",
     "plot_similarity_versus_rk4",
+    "plot_seed_sweep",
+    "plot_seed_versus_true",
+    "plot_element_outputs",
 ]
 
 #: (linestyle, marker) pairs cycled through by the plot helpers, readable in black and white.
@@ -206,4 +209,43 @@ def plot_similarity_versus_rk4(rows):
     ax_time.loglog(T, [row["time_rk4"] * 1e3 for row in rows], label="RK4", **_style(2))
     ax_time.set(xlabel="step T = h (s)", ylabel="run time (ms)", title="Cost at equal step")
     ax_time.legend()
+    return fig
+
+
+def plot_seed_sweep(sweeps):
+    """Lab 05: the seed's task, y(t) for a = 2 .. 12 in one figure, one panel per step size."""
+    fig, axes = _figure(1, len(sweeps), figsize=(5.2 * len(sweeps), 4), sharey=True)
+    axes = np.atleast_1d(axes)
+    for ax, sweep in zip(axes, sweeps):
+        for j, a in enumerate(sweep["a"]):
+            ax.plot(sweep["t"], sweep["y"][:, j], label=f"a = {a}", **_style(j))
+        kind = "seed program" if sweep["seed_compatible"] else "true response"
+        ax.set(xlabel="t (s)", title=f"h = {sweep['h']:g}, t = 0 .. {sweep['t'][-1]:g} s ({kind})")
+    axes[0].set_ylabel("output y(t)")
+    axes[-1].legend(ncol=2)
+    return fig
+
+
+def plot_seed_versus_true(versus):
+    """Lab 05: the seed program (r' term dropped) against the true response, element 1 and output."""
+    fig, (ax, ax_out) = _figure(1, 2, figsize=(10, 4))
+    t = versus["t"]
+    ax.plot(t, versus["x_true"][:, 0], label="true response", **_style(0))
+    ax.plot(t, versus["x_seed"][:, 0], label="seed program", **_style(1))
+    ax.set(xlabel="t (s)", ylabel="y1(t)", title="Element 1, G1 = (s + 0.5)/(s + 0.1)")
+    ax.legend()
+    ax_out.plot(t, versus["y_true"], label="true response", **_style(0))
+    ax_out.plot(t, versus["y_seed"], label="seed program", **_style(1))
+    ax_out.set(xlabel="t (s)", ylabel="y(t) = y3(t)", title="System output, a = 2, r = 10")
+    ax_out.legend()
+    return fig
+
+
+def plot_element_outputs(loop):
+    """Lab 05/06: every element's output of a structure-graph simulation."""
+    fig, ax = _figure()
+    for i in range(loop["x"].shape[1]):
+        ax.plot(loop["t"], loop["x"][:, i], label=f"element {i + 1}", **_style(i))
+    ax.set(xlabel="t (s)", ylabel="element output y_i(t)", title="Every element's output")
+    ax.legend()
     return fig

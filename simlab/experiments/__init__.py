@@ -62,6 +62,7 @@ EXPERIMENTS = {
         Experiment("lab02", "lab02_step_size", "Step size: accuracy, cost and stability"),
         Experiment("lab03", "lab03_models", "Model forms, conversions, connections and reduction"),
         Experiment("lab04", "lab04_discrete_similarity", "Discrete similarity: Phi(T), m(T), holds, versus RK4"),
+        Experiment("lab05", "lab05_structure_graph", "Structure-graph simulation with connection matrices"),
     )
 }
 

@@ -1,0 +1,233 @@
+"""Lab 05: structure-graph simulation (面向结构图的仿真) with connection matrices (seed 003).
+
+1. The seed's course-design task (课程设计): three typical elements
+
+       G1 = (s + 0.5)/(s + 0.1),   G2 = 1/s,   G3 = (s + a)/(s + 1),
+
+   P = [0.1 1 0.5 1; 0 1 1 0; 1 1 a 1], W = [0 0 -1; 1 0 0; 0 1 0], W0 = [1; 0; 0],
+   Wc = [0 0 1], step r = 10, a = 2, 4, ..., 12, with (Tf = 10, h = 0.2) and (Tf = 15, h = 0.4),
+   all six responses in one figure, run as one vectorized sweep. Note: 15 / 0.4 = 37.5 is not a
+   whole number of steps; the seed's MATLAB loop ``for i=1:Tf/h`` runs 37 steps and stops at
+   t = 14.8, and simlab refuses the pair (it would silently shorten the run). The lab replays the
+   seed on [0, 14.8].
+2. The closed-loop transfer function derived symbolically (sympy) and checked.
+3. The seed program (which drops diag(D) W0 r') against the true response.
+4. A textbook-style four-element loop, open loop 20(s + 0.5)/(s(s + 0.1)(s + 2)(s + 10)) in unity
+   feedback, with every element's output.
+5. What happens when h is too large for RK4 (the stability limit from the closed-loop poles).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simlab.check import check_array
+from simlab.experiments import ExperimentResult
+from simlab.integrators import NonFiniteStateError
+from simlab.structure import closed_loop, input_derivative_gain, simulate
+
+__all__ = [
+    "seed_P",
+    "SEED_W",
+    "SEED_W0",
+    "SEED_WC",
+    "SEED_R",
+    "A_VALUES",
+    "seed_sweep",
+    "seed_transfer_function",
+    "seed_versus_true",
+    "LOOP_P",
+    "LOOP_W",
+    "LOOP_W0",
+    "LOOP_WC",
+    "four_element_loop",
+    "rk4_step_limit",
+    "step_size_study",
+    "step_metrics",
+    "check_H_Q",
+    "check_closed_loop",
+    "check_jump",
+    "run",
+]
+
+SEED_W = np.array([[0.0, 0.0, -1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+SEED_W0 = np.array([1.0, 0.0, 0.0])
+SEED_WC = np.array([0.0, 0.0, 1.0])
+SEED_R = 10.0
+A_VALUES = (2, 4, 6, 8, 10, 12)
+#: (t_end, h) of the seed's two runs; the second is the seed's Tf = 15 cut to the 37 steps it ran.
+SEED_RUNS = ((10.0, 0.2), (14.8, 0.4))
+
+# The four-element loop: (s + 0.5)/s, 1/(s + 0.1), 1/(s + 2), 20/(s + 10), unity feedback.
+LOOP_P = np.array([[0.0, 1.0, 0.5, 1.0], [0.1, 1.0, 1.0, 0.0], [2.0, 1.0, 1.0, 0.0], [10.0, 1.0, 20.0, 0.0]])
+LOOP_W = np.array([[0.0, 0.0, 0.0, -1.0], [1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0]])
+LOOP_W0 = np.array([1.0, 0.0, 0.0, 0.0])
+LOOP_WC = np.array([0.0, 0.0, 0.0, 1.0])
+
+
+def seed_P(a):
+    """Parameter matrix of the seed's task for the parameter a (rows [A_i, B_i, C_i, D_i])."""
+    return np.array([[0.1, 1.0, 0.5, 1.0], [0.0, 1.0, 1.0, 0.0], [1.0, 1.0, float(a), 1.0]])
+
+
+def step_metrics(t, y, final):
+    """Peak, percent overshoot and 2 % settling time of a step response with known final value."""
+    peak = int(np.argmax(y))
+    outside = np.flatnonzero(np.abs(y - final) > 0.02 * abs(final))
+    settling = float(t[outside[-1] + 1]) if outside.size and outside[-1] + 1 < len(t) else float("nan")
+    return {"peak": float(y[peak]), "t_peak": float(t[peak]),
+            "overshoot": float(100.0 * (y[peak] - final) / final), "settling_time": settling}
+
+
+def seed_sweep(t_end, h, seed_compatible=False, a_values=A_VALUES):
+    """All six responses of the seed's task in one vectorized run (a batch of P matrices).
+
+    Returns
+    -------
+    dict
+        ``t``, ``a`` (values), ``y`` (shape (N + 1, 6)), ``x`` (element outputs, (N + 1, 6, 3)),
+        ``metrics`` (list of :func:`step_metrics` per a; final value r, see
+        :func:`seed_transfer_function`).
+    """
+    P = np.stack([seed_P(a) for a in a_values])
+    result = simulate(P, SEED_W, SEED_W0, SEED_WC, r=SEED_R, t_span=(0.0, t_end), h=h,
+                      seed_compatible=seed_compatible)
+    metrics = [step_metrics(result.t, result.y[:, j], SEED_R) for j in range(len(a_values))]
+    return {"t": result.t, "a": list(a_values), "y": result.y, "x": result.x, "metrics": metrics,
+            "h": h, "seed_compatible": seed_compatible}
+
+
+def seed_transfer_function():
+    """Closed loop Y/R of the seed's task as a sympy expression in s and a.
+
+    G1 G2 G3 / (1 + G1 G2 G3) = (s + 0.5)(s + a) / (s (s + 0.1)(s + 1) + (s + 0.5)(s + a));
+    its DC gain is 1, so y(inf) = r = 10 for every a.
+    """
+    import sympy as sp
+
+    s, a = sp.symbols("s a")
+    G1 = (s + sp.Rational(1, 2)) / (s + sp.Rational(1, 10))
+    G2 = 1 / s
+    G3 = (s + a) / (s + 1)
+    open_loop = G1 * G2 * G3
+    return sp.factor(sp.cancel(open_loop / (1 + open_loop))), s, a
+
+
+def seed_versus_true(a=2, t_end=10.0, h=0.2):
+    """The seed program's response (r' term dropped) against the true response, and the jump.
+
+    Returns
+    -------
+    dict
+        ``t``, ``y_seed``, ``y_true``, ``x_seed``, ``x_true``, ``jump`` (x(0+) = B_d r, shape (3,)),
+        ``max_difference``.
+    """
+    P = seed_P(a)
+    seed = simulate(P, SEED_W, SEED_W0, SEED_WC, SEED_R, (0.0, t_end), h, seed_compatible=True)
+    true = simulate(P, SEED_W, SEED_W0, SEED_WC, SEED_R, (0.0, t_end), h)
+    jump = input_derivative_gain(P, SEED_W, SEED_W0, SEED_WC)[:, 0] * SEED_R
+    return {"t": seed.t, "y_seed": seed.y, "y_true": true.y, "x_seed": seed.x, "x_true": true.x,
+            "jump": jump, "max_difference": float(np.max(np.abs(seed.y - true.y)))}
+
+
+def four_element_loop(t_end=20.0, h=0.05, r=1.0):
+    """The four-element loop simulated by structure graph + RK4; every element's output.
+
+    Returns
+    -------
+    dict
+        ``t``, ``x`` (element outputs, (N + 1, 4)), ``y`` (system output), ``poles`` (closed loop).
+    """
+    A, _, _ = closed_loop(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC)
+    result = simulate(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, r=r, t_span=(0.0, t_end), h=h)
+    return {"t": result.t, "x": result.x, "y": result.y, "poles": np.linalg.eigvals(A)}
+
+
+def rk4_step_limit(P=LOOP_P, W=LOOP_W, W0=LOOP_W0, Wc=LOOP_WC):
+    """Largest stable RK4 step for a structure graph: from the eigenvalues of A = H^-1 Q."""
+    from simlab.experiments.lab02_step_size import max_stable_step
+
+    A, _, _ = closed_loop(P, W, W0, Wc)
+    return max_stable_step(np.linalg.eigvals(A), "rk4")
+
+
+def step_size_study(t_end=40.0):
+    """RK4 on the four-element loop at steps below and above its stability limit.
+
+    Returns
+    -------
+    dict
+        ``h_limit`` and ``runs``: list of (h, max |y| or inf if the run diverged, diverged flag).
+    """
+    h_limit = rk4_step_limit()
+    runs = []
+    for factor in (0.5, 0.95, 1.05):
+        n = max(1, round(t_end / (factor * h_limit)))
+        h = t_end / n
+        try:
+            result = simulate(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, 1.0, (0.0, t_end), h)
+            runs.append({"h": h, "ratio": h / h_limit, "max_abs_y": float(np.max(np.abs(result.y))),
+                         "final": float(result.y[-1]), "diverged": False, "t": result.t, "y": result.y})
+        except NonFiniteStateError:
+            runs.append({"h": h, "ratio": h / h_limit, "max_abs_y": float("inf"), "final": float("nan"),
+                         "diverged": True, "t": None, "y": None})
+    return {"h_limit": h_limit, "runs": runs}
+
+
+def check_H_Q(H, Q, a=2):
+    """Self-check of H = diag(B) - diag(D) W and Q = diag(C) W - diag(A) for the seed's task."""
+    P = seed_P(a)
+    H_ref = np.diag(P[:, 1]) - np.diag(P[:, 3]) @ SEED_W
+    Q_ref = np.diag(P[:, 2]) @ SEED_W - np.diag(P[:, 0])
+    first = check_array("H", H, H_ref, what="entries", alternatives=[
+        (np.diag(P[:, 1]) - SEED_W @ np.diag(P[:, 3]), "the order matters: diag(D) W scales the rows "
+         "of W (element i's own D_i), W diag(D) would scale the columns.")])
+    if not first:
+        return first
+    return check_array("Q", Q, Q_ref, what="entries", alternatives=[
+        (np.diag(P[:, 2]) @ SEED_W + np.diag(P[:, 0]), "the sign of diag(A): B y' + A y = C u, so A "
+         "moves to the right-hand side with a minus sign.")])
+
+
+def check_closed_loop(A, B, a=2):
+    """Self-check of the closed-loop A = H^-1 Q and B = H^-1 diag(C) W0 of the seed's task."""
+    A_ref, B_ref, _ = closed_loop(seed_P(a), SEED_W, SEED_W0, SEED_WC)
+    first = check_array("A = H^-1 Q", A, A_ref, what="entries")
+    if not first:
+        return first
+    return check_array("B = H^-1 diag(C) W0", np.reshape(B, (-1, 1)), B_ref, what="entries")
+
+
+def check_jump(x0_plus, a=2):
+    """Self-check of the jump of the element outputs at t = 0+ for the step r = 10."""
+    reference = input_derivative_gain(seed_P(a), SEED_W, SEED_W0, SEED_WC)[:, 0] * SEED_R
+    return check_array("x(0+)", np.ravel(x0_plus), reference, what="entries",
+                       alternatives=[(np.zeros(3), "zero is the seed program's assumption; the "
+                                      "D_1 s term of element 1 differentiates the step.")])
+
+
+def run():
+    """Run lab 05 headless."""
+    sweeps = [seed_sweep(t_end, h) for t_end, h in SEED_RUNS]
+    versus = seed_versus_true()
+    loop = four_element_loop()
+    study = step_size_study()
+    summary = []
+    for sweep in sweeps:
+        for a, m in zip(sweep["a"], sweep["metrics"]):
+            summary.append((f"h = {sweep['h']:g}, a = {a}: overshoot % / y(end)",
+                            f"{m['overshoot']:.2f} / {sweep['y'][-1, sweep['a'].index(a)]:.4f}"))
+    summary.append(("seed program vs true response (a = 2): max |difference|", f"{versus['max_difference']:.4f}"))
+    summary.append(("jump x(0+) for r = 10", ", ".join(f"{v:g}" for v in versus["jump"])))
+    summary.append(("4-element loop: RK4 step limit", f"{study['h_limit']:.4f}"))
+    for entry in study["runs"]:
+        summary.append((f"4-element loop: RK4 h = {entry['ratio']:.2f} h_limit",
+                        "diverged" if entry["diverged"] else f"max |y| = {entry['max_abs_y']:.3g}"))
+    data = {"sweeps": sweeps, "versus": versus, "loop": loop, "study": study}
+    return ExperimentResult(
+        summary=summary,
+        figures=[("lab05_seed_sweep", "plot_seed_sweep", sweeps),
+                 ("lab05_seed_versus_true", "plot_seed_versus_true", versus),
+                 ("lab05_four_element_loop", "plot_element_outputs", loop)],
+        data=data,
+    )

@@ -1,0 +1,99 @@
+"""Lab 05 experiments, against sympy, python-control and the seed program replayed."""
+
+import control
+import numpy as np
+import pytest
+import sympy as sp
+
+from simlab.experiments import lab05_structure_graph as lab
+from simlab.structure import closed_loop, input_derivative_gain
+
+
+def test_symbolic_transfer_function_matches_closed_loop_for_every_a():
+    """Oracle: sympy's G1 G2 G3 / (1 + G1 G2 G3) against C (sI - A)^-1 (B + s B_d)."""
+    expression, s, a = lab.seed_transfer_function()
+    for a_value in lab.A_VALUES:
+        P = lab.seed_P(a_value)
+        A, B, C = closed_loop(P, lab.SEED_W, lab.SEED_W0, lab.SEED_WC)
+        B_d = input_derivative_gain(P, lab.SEED_W, lab.SEED_W0, lab.SEED_WC)
+        for point in (0.4, 1.5j, -0.2 + 0.8j):
+            ours = (C @ np.linalg.solve(point * np.eye(3) - A, B + point * B_d))[0, 0]
+            assert complex(ours) == pytest.approx(complex(expression.subs({s: point, a: a_value})), rel=1e-12)
+
+
+def test_dc_gain_is_one_so_every_response_settles_at_r():
+    expression, s, a = lab.seed_transfer_function()
+    assert sp.simplify(expression.subs(s, 0)) == 1
+    sweep = lab.seed_sweep(40.0, 0.2)
+    np.testing.assert_allclose(sweep["y"][-1], 10.0, atol=1e-3)
+
+
+def test_sweep_matches_python_control_step_responses():
+    """Oracle: python-control step response of the symbolic closed loop, times r = 10."""
+    sweep = lab.seed_sweep(10.0, 0.05)
+    expression, s, a = lab.seed_transfer_function()
+    for j, a_value in enumerate(lab.A_VALUES):
+        num, den = sp.fraction(sp.cancel(expression.subs(a, a_value)))
+        system = control.tf([float(c) for c in sp.Poly(num, s).all_coeffs()],
+                            [float(c) for c in sp.Poly(den, s).all_coeffs()])
+        expected = 10 * control.step_response(system, T=sweep["t"]).outputs
+        np.testing.assert_allclose(sweep["y"][:, j], expected, atol=2e-4)
+
+
+def test_seed_program_replayed_equals_seed_compatible_sweep():
+    """Oracle: the seed's MATLAB loop (inv(H) Q, RK4 with K1..K4) replayed for every a."""
+    sweep = lab.seed_sweep(14.8, 0.4, seed_compatible=True)
+    h, r = 0.4, 10.0
+    for j, a_value in enumerate(lab.A_VALUES):
+        P = lab.seed_P(a_value)
+        A1, B1, C1, D1 = (np.diag(P[:, k]) for k in range(4))
+        H = B1 - D1 @ lab.SEED_W
+        Q = C1 @ lab.SEED_W - A1
+        A = np.linalg.inv(H) @ Q
+        B = np.linalg.inv(H) @ C1 @ lab.SEED_W0.reshape(3, 1)
+        x = np.zeros((3, 1))
+        y = [0.0]
+        for _ in range(37):  # MATLAB's for i=1:Tf/h with Tf/h = 37.5 runs 37 times
+            K1 = A @ x + B * r
+            K2 = A @ (x + h * K1 / 2) + B * r
+            K3 = A @ (x + h * K2 / 2) + B * r
+            K4 = A @ (x + h * K3) + B * r
+            x = x + h * (K1 + 2 * K2 + 2 * K3 + K4) / 6
+            y.append(float(x[2, 0]))
+        np.testing.assert_allclose(sweep["y"][:, j], y, rtol=1e-12, atol=1e-12)
+
+
+def test_true_response_jumps_by_d1_over_b1_times_r():
+    versus = lab.seed_versus_true()
+    np.testing.assert_allclose(versus["jump"], [10.0, 0.0, 0.0])
+    assert versus["x_true"][0, 0] == pytest.approx(10.0) and versus["x_seed"][0, 0] == 0.0
+
+
+def test_four_element_loop_matches_python_control():
+    """Oracle: python-control feedback(20(s+0.5)/(s(s+0.1)(s+2)(s+10)), 1)."""
+    loop = lab.four_element_loop(h=0.01)
+    den = np.polymul([1, 0], np.polymul([1, 0.1], np.polymul([1, 2], [1, 10])))
+    closed = control.feedback(control.tf([20, 10], den), 1)
+    expected = control.step_response(closed, T=loop["t"]).outputs
+    np.testing.assert_allclose(loop["y"], expected, atol=1e-6)
+    np.testing.assert_allclose(np.sort_complex(loop["poles"]), np.sort_complex(control.poles(closed)), rtol=1e-9)
+
+
+def test_rk4_step_limit_separates_bounded_and_growing_runs():
+    study = lab.step_size_study()
+    below = [r for r in study["runs"] if r["ratio"] < 1]
+    above = [r for r in study["runs"] if r["ratio"] > 1]
+    assert all(r["max_abs_y"] < 2 for r in below)
+    assert all(r["diverged"] or r["max_abs_y"] > 1e3 for r in above)
+
+
+def test_checks_accept_the_reference_and_name_mistakes():
+    P = lab.seed_P(2)
+    H = np.diag(P[:, 1]) - np.diag(P[:, 3]) @ lab.SEED_W
+    Q = np.diag(P[:, 2]) @ lab.SEED_W - np.diag(P[:, 0])
+    assert lab.check_H_Q(H, Q)
+    assert "sign of diag(A)" in str(lab.check_H_Q(H, np.diag(P[:, 2]) @ lab.SEED_W + np.diag(P[:, 0])))
+    A, B, _ = closed_loop(P, lab.SEED_W, lab.SEED_W0, lab.SEED_WC)
+    assert lab.check_closed_loop(A, B)
+    assert lab.check_jump([10, 0, 0])
+    assert "seed program" in str(lab.check_jump([0, 0, 0]))
