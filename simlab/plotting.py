@@ -25,6 +25,8 @@ __all__ = [
     "plot_seed_sweep",
     "plot_seed_versus_true",
     "plot_element_outputs",
+    "plot_characteristics",
+    "plot_lab06_responses",
 ]
 
 #: (linestyle, marker) pairs cycled through by the plot helpers, readable in black and white.
@@ -248,4 +250,54 @@ def plot_element_outputs(loop):
         ax.plot(loop["t"], loop["x"][:, i], label=f"element {i + 1}", **_style(i))
     ax.set(xlabel="t (s)", ylabel="element output y_i(t)", title="Every element's output")
     ax.legend()
+    return fig
+
+
+def plot_characteristics(elements=None):
+    """Input-output characteristics of the nonlinear elements (static maps and hysteresis loops).
+
+    ``elements`` is a list of simlab.nonlinear objects (default: one of each kind); elements
+    with memory are driven by two periods of a sine so that their loop is drawn.
+    """
+    from simlab.nonlinear import Backlash, DeadZone, Relay, Saturation
+
+    if elements is None:
+        elements = [Saturation(1.0), DeadZone(0.5), Backlash(0.5), Relay(1.0, hysteresis=0.4)]
+    fig, axes = _figure(1, len(elements), figsize=(3.2 * len(elements), 3.2))
+    axes = np.atleast_1d(axes)
+    u = 2.0 * np.sin(np.linspace(0, 4 * np.pi, 801))
+    for ax, element in zip(axes, elements):
+        element.reset()
+        y = element.response(u)
+        ax.plot(u, y, color="black")
+        ax.set(xlabel="input u", ylabel="output y", title=repr(element).split("(")[0])
+        ax.axhline(0, color="gray", linewidth=0.5)
+        ax.axvline(0, color="gray", linewidth=0.5)
+        element.reset()
+    return fig
+
+
+def plot_lab06_responses(data):
+    """Lab 06: saturation, backlash limit cycle, dead zone and relay in the four-element loop."""
+    fig, axes = _figure(2, 2, figsize=(11, 7.5))
+    ax = axes[0, 0]
+    for i, run in enumerate(data["saturation"]):
+        label = "linear" if run["limit"] is None else f"saturation at {run['limit']:g}"
+        ax.plot(run["t"], run["y"], label=label, **_style(i))
+    ax.set(xlabel="t (s)", ylabel="y(t)", title="Saturation of the PI output", xlim=(0, 20))
+    ax.legend()
+    ax = axes[0, 1]
+    backlash = data["backlash"]
+    ax.plot(backlash["t"], backlash["y"], color="black")
+    ax.set(xlabel="t (s)", ylabel="y(t)", title=f"Backlash b = {backlash['b']:g}: limit cycle")
+    ax = axes[1, 0]
+    dead = data["dead_zone"]
+    ax.plot(dead["t"], dead["y_linear"], label="linear", **_style(0))
+    ax.plot(dead["t"], dead["y_dead_zone"], label=f"dead zone {dead['width']:g}", **_style(1))
+    ax.set(xlabel="t (s)", ylabel="y(t)", title="Dead zone after the PI element")
+    ax.legend()
+    ax = axes[1, 1]
+    relay = data["relay"]
+    ax.plot(relay["t"], relay["y"], color="black")
+    ax.set(xlabel="t (s)", ylabel="y(t)", title="Relay on the error: chattering")
     return fig

@@ -1,0 +1,268 @@
+"""Lab 06: nonlinear elements in a loop, by per-element discrete similarity (按环节离散相似法).
+
+The four-element loop of lab05, (s + 0.5)/s, 1/(s + 0.1), 1/(s + 2), 20/(s + 10) in unity
+feedback, is simulated element by element, which lets a nonlinear element sit on the input or
+the output of any element:
+
+1. linear loop: per-element zoh and triangle hold against the RK4 structure-graph result; the
+   one-step lag makes the error proportional to T;
+2. saturation (饱和) on the output of the PI element (the controller output): slower rise, larger
+   overshoot; checked against ``scipy.integrate.solve_ivp`` on the hand-written nonlinear ODE;
+3. backlash (间隙) after the PI element: a limit cycle (自激振荡); amplitude and period measured,
+   and predicted by the describing function (描述函数) of backlash (harmonic balance);
+4. dead zone (死区) and relay (继电器): a dead zone leaves the integrator creeping towards the
+   set point; an ideal relay on the error gives a fast oscillation (chattering) predicted by the
+   relay's describing function N(A) = 4M / (pi A);
+5. accuracy versus T for the saturated loop.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simlab.elementwise import simulate_elements
+from simlab.experiments import ExperimentResult
+from simlab.experiments.lab05_structure_graph import LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, step_metrics
+from simlab.nonlinear import Backlash, DeadZone, Relay, Saturation
+from simlab.structure import simulate
+
+__all__ = [
+    "loop_open_loop",
+    "linear_accuracy",
+    "saturated_reference",
+    "saturation_study",
+    "oscillation",
+    "backlash_describing_function",
+    "relay_describing_function",
+    "harmonic_balance",
+    "backlash_limit_cycle",
+    "dead_zone_study",
+    "relay_limit_cycle",
+    "saturation_accuracy",
+    "run",
+]
+
+
+def loop_open_loop(s):
+    """Open loop G(s) = 20 (s + 0.5) / (s (s + 0.1)(s + 2)(s + 10)) of the four-element loop."""
+    s = np.asarray(s, dtype=complex)
+    return 20 * (s + 0.5) / (s * (s + 0.1) * (s + 2) * (s + 10))
+
+
+def _after_pi(s):
+    """The linear part after the PI element's output, 20 / ((s + 0.1)(s + 2)(s + 10))."""
+    s = np.asarray(s, dtype=complex)
+    return 20 / ((s + 0.1) * (s + 2) * (s + 10))
+
+
+def linear_accuracy(steps=(0.08, 0.04, 0.02, 0.01), t_end=20.0, h_reference=0.001):
+    """Max error of per-element zoh and foh against the RK4 structure-graph result, per T.
+
+    Returns
+    -------
+    dict
+        ``steps``, ``zoh`` and ``foh`` (lists of max errors) and the measured ``orders``.
+    """
+    reference = simulate(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, 1.0, (0.0, t_end), h_reference)
+    result = {"steps": list(steps)}
+    for hold in ("zoh", "foh"):
+        errors = []
+        for T in steps:
+            run = simulate_elements(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, 1.0, (0.0, t_end), T, hold=hold)
+            errors.append(float(np.max(np.abs(run.y - reference.y[:: round(T / h_reference)]))))
+        result[hold] = errors
+    result["orders"] = {hold: float(np.polyfit(np.log(steps), np.log(result[hold]), 1)[0])
+                        for hold in ("zoh", "foh")}
+    return result
+
+
+def saturated_reference(limit, t, r=1.0):
+    """Reference for the loop with the PI output saturated at +-limit: ``solve_ivp`` (rtol 1e-10).
+
+    Hand-written state equations: xi' = e (the PI integrator), with e = r - x4 and
+    y1 = sat(e + 0.5 xi); x2' = -0.1 x2 + y1; x3' = -2 x3 + x2; x4' = -10 x4 + 20 x3.
+    """
+    from scipy.integrate import solve_ivp
+
+    def f(_, state):
+        xi, x2, x3, x4 = state
+        e = r - x4
+        y1 = np.clip(e + 0.5 * xi, -limit, limit)
+        return [e, -0.1 * x2 + y1, -2.0 * x3 + x2, -10.0 * x4 + 20.0 * x3]
+
+    solution = solve_ivp(f, (t[0], t[-1]), [0.0, 0.0, 0.0, 0.0], t_eval=t, method="LSODA",
+                         rtol=1e-10, atol=1e-12, max_step=0.01)
+    return solution.y[3]
+
+
+def saturation_study(limits=(None, 1.5, 0.8, 0.5), T=0.01, t_end=40.0):
+    """Step responses with the PI element's output saturated at each limit (None: linear)."""
+    runs = []
+    for limit in limits:
+        nonlinear = None if limit is None else {(1, "output"): Saturation(limit)}
+        result = simulate_elements(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, 1.0, (0.0, t_end), T, nonlinear=nonlinear)
+        runs.append({"limit": limit, "t": result.t, "y": result.y, "u": result.x[:, 0],
+                     "metrics": step_metrics(result.t, result.y, 1.0)})
+    return runs
+
+
+def oscillation(t, y, t_from):
+    """Amplitude, period and mean of a sustained oscillation of y after t_from.
+
+    The period is the mean spacing of upward crossings of the mean (linear interpolation).
+    """
+    mask = t >= t_from
+    tt, yy = t[mask], y[mask]
+    mean = float(np.mean(yy))
+    amplitude = float((np.max(yy) - np.min(yy)) / 2)
+    above = yy - mean
+    idx = np.flatnonzero((above[:-1] < 0) & (above[1:] >= 0))
+    if len(idx) < 2 or amplitude < 1e-9:
+        return {"amplitude": amplitude, "period": float("nan"), "mean": mean}
+    crossings = tt[idx] - above[idx] * (tt[idx + 1] - tt[idx]) / (above[idx + 1] - above[idx])
+    return {"amplitude": amplitude, "period": float(np.mean(np.diff(crossings))), "mean": mean}
+
+
+def backlash_describing_function(A, b, k=1.0):
+    """Describing function of backlash of half-width b and slope k for an input amplitude A > b.
+
+    With beta = 1 - 2 b / A (Slotine & Li, Applied Nonlinear Control, 1991, sec. 5.3):
+    Re N = k/pi [pi/2 + arcsin(beta) + beta sqrt(1 - beta^2)],  Im N = -(4 k b / (pi A)) (1 - b/A).
+    """
+    A = np.asarray(A, dtype=float)
+    beta = 1 - 2 * b / A
+    real = k / np.pi * (np.pi / 2 + np.arcsin(beta) + beta * np.sqrt(1 - beta**2))
+    imag = -4 * k * b / (np.pi * A) * (1 - b / A)
+    return real + 1j * imag
+
+
+def relay_describing_function(A, M=1.0):
+    """Describing function of an ideal relay of level M: N(A) = 4 M / (pi A)."""
+    return 4 * M / (np.pi * np.asarray(A, dtype=float))
+
+
+def harmonic_balance(linear, describing, amplitudes, omegas):
+    """Solve 1 + N(A) G(j omega) = 0 on a grid, refined with a 2-D root search.
+
+    Returns
+    -------
+    (A, omega) : tuple of float
+        Predicted amplitude at the nonlinearity's input and angular frequency of the limit cycle.
+    """
+    from scipy.optimize import fsolve
+
+    A_grid, w_grid = np.meshgrid(amplitudes, omegas)
+    residual = np.abs(1 + describing(A_grid) * linear(1j * w_grid))
+    i, j = np.unravel_index(np.argmin(residual), residual.shape)
+
+    def equations(v):
+        value = 1 + describing(v[0]) * linear(1j * v[1])
+        return [value.real, value.imag]
+
+    A_star, w_star = fsolve(equations, [A_grid[i, j], w_grid[i, j]], xtol=1e-12)
+    return float(A_star), float(w_star)
+
+
+def backlash_limit_cycle(b=0.2, T=0.005, t_end=300.0):
+    """Backlash of half-width b after the PI element: the limit cycle, measured and predicted.
+
+    The backlash sees the PI output y1; the loop from the backlash output back to its input is
+    -G1(s) * 20 / ((s + 0.1)(s + 2)(s + 10)) = -G(s) (the whole open loop), so harmonic balance
+    reads 1 + N(A) G(j omega) = 0 with A the amplitude of y1 around its mean.
+
+    Returns
+    -------
+    dict
+        ``t``, ``y``, ``y1`` (PI output), ``measured`` (oscillation of y1 and of y), ``predicted``
+        (A, omega, period).
+    """
+    backlash = Backlash(b)
+    result = simulate_elements(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, 1.0, (0.0, t_end), T,
+                               nonlinear={(1, "output"): backlash})
+    # The backlash replaced y1 by its output; rebuild the PI output itself from its input u1 = r - y4.
+    u1 = 1.0 - result.x[:, 3]
+    xi = np.concatenate([[0.0], np.cumsum(u1[:-1]) * T])  # integral of u1 (zoh, as the element)
+    y1_pi = u1 + 0.5 * xi
+    t_from = 0.5 * t_end
+    measured_y = oscillation(result.t, result.y, t_from)
+    measured_in = oscillation(result.t, y1_pi, t_from)
+    A, omega = harmonic_balance(loop_open_loop, lambda a: backlash_describing_function(a, b),
+                                np.linspace(b * 1.05, 20 * b, 200), np.linspace(0.05, 3.0, 300))
+    return {"t": result.t, "y": result.y, "y1": result.x[:, 0], "y1_in": y1_pi, "b": b,
+            "measured_output": measured_y, "measured_input": measured_in,
+            "predicted": {"A": A, "omega": omega, "period": 2 * np.pi / omega}}
+
+
+def dead_zone_study(width=0.3, T=0.01, t_end=80.0):
+    """Dead zone of half-width ``width`` on the PI element's output, against the linear loop."""
+    linear = simulate_elements(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, 1.0, (0.0, t_end), T)
+    dead = simulate_elements(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, 1.0, (0.0, t_end), T,
+                             nonlinear={(1, "output"): DeadZone(width)})
+    return {"t": linear.t, "y_linear": linear.y, "y_dead_zone": dead.y, "width": width,
+            "error_at_end": float(1.0 - dead.y[-1]), "linear_error_at_end": float(1.0 - linear.y[-1])}
+
+
+def relay_limit_cycle(M=1.0, T=0.001, t_end=40.0):
+    """An ideal relay of level M on the error (input of element 1): oscillation measured and predicted.
+
+    Returns
+    -------
+    dict
+        ``t``, ``y``, ``measured`` (oscillation of the error e = r - y), ``predicted`` (A, omega,
+        period by harmonic balance with N(A) = 4M/(pi A)).
+    """
+    result = simulate_elements(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, 1.0, (0.0, t_end), T,
+                               nonlinear={(1, "input"): Relay(M)})
+    error = 1.0 - result.y
+    measured = oscillation(result.t, error, 0.5 * t_end)
+    A, omega = harmonic_balance(loop_open_loop, lambda a: relay_describing_function(a, M),
+                                np.linspace(0.01, 3.0, 300), np.linspace(0.2, 20.0, 300))
+    return {"t": result.t, "y": result.y, "measured": measured,
+            "predicted": {"A": A, "omega": omega, "period": 2 * np.pi / omega}}
+
+
+def saturation_accuracy(limit=0.8, steps=(0.04, 0.02, 0.01, 0.005), t_end=30.0):
+    """Max error of the per-element result with saturation against ``saturated_reference``."""
+    errors = []
+    for T in steps:
+        result = simulate_elements(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, 1.0, (0.0, t_end), T,
+                                   nonlinear={(1, "output"): Saturation(limit)})
+        errors.append(float(np.max(np.abs(result.y - saturated_reference(limit, result.t)))))
+    return {"steps": list(steps), "errors": errors,
+            "order": float(np.polyfit(np.log(steps), np.log(errors), 1)[0])}
+
+
+def run():
+    """Run lab 06 headless."""
+    accuracy = linear_accuracy()
+    saturation = saturation_study()
+    backlash = backlash_limit_cycle()
+    dead = dead_zone_study()
+    relay = relay_limit_cycle()
+    sat_accuracy = saturation_accuracy()
+    summary = [
+        ("linear loop: measured order zoh / foh", f"{accuracy['orders']['zoh']:.2f} / {accuracy['orders']['foh']:.2f}"),
+        ("linear loop: max error at T = 0.01 zoh / foh", f"{accuracy['zoh'][-1]:.2e} / {accuracy['foh'][-1]:.2e}"),
+    ]
+    for run_ in saturation:
+        label = "linear" if run_["limit"] is None else f"saturation {run_['limit']:g}"
+        summary.append((f"{label}: overshoot % / settling time", f"{run_['metrics']['overshoot']:.1f} / "
+                        f"{run_['metrics']['settling_time']:.1f}"))
+    summary.append(("saturation 0.8: error order vs solve_ivp", f"{sat_accuracy['order']:.2f}"))
+    summary.append(("backlash b=0.2: measured / predicted amplitude at its input",
+                    f"{backlash['measured_input']['amplitude']:.3f} / {backlash['predicted']['A']:.3f}"))
+    summary.append(("backlash b=0.2: measured / predicted period",
+                    f"{backlash['measured_output']['period']:.2f} / {backlash['predicted']['period']:.2f}"))
+    summary.append(("dead zone 0.3: error at t = 80", f"{dead['error_at_end']:.4f}"))
+    summary.append(("relay: measured / predicted error amplitude",
+                    f"{relay['measured']['amplitude']:.4f} / {relay['predicted']['A']:.4f}"))
+    summary.append(("relay: measured / predicted period",
+                    f"{relay['measured']['period']:.3f} / {relay['predicted']['period']:.3f}"))
+    data = {"accuracy": accuracy, "saturation": saturation, "backlash": backlash, "dead_zone": dead,
+            "relay": relay, "saturation_accuracy": sat_accuracy}
+    return ExperimentResult(
+        summary=summary,
+        figures=[("lab06_characteristics", "plot_characteristics", None),
+                 ("lab06_responses", "plot_lab06_responses", data)],
+        data=data,
+    )

@@ -1,0 +1,96 @@
+"""Lab 06 experiments: describing functions against Fourier analysis, limit cycles against harmonic
+balance, saturation against solve_ivp, per-element accuracy against RK4."""
+
+import control
+import numpy as np
+import pytest
+
+from simlab.experiments import lab06_nonlinear_elements as lab
+from simlab.nonlinear import Backlash, Relay
+
+
+def _fundamental(element, A, periods=4, n=40000):
+    """Oracle: first Fourier coefficient (b1 + j a1)/A of the element's steady response to A sin."""
+    theta = np.linspace(0, 2 * np.pi * periods, periods * n, endpoint=False)
+    y = element.response(A * np.sin(theta))[-n:]
+    th = theta[-n:]
+    b1 = 2 * np.mean(y * np.sin(th))
+    a1 = 2 * np.mean(y * np.cos(th))
+    return (b1 + 1j * a1) / A
+
+
+@pytest.mark.parametrize("A", [0.3, 0.5, 1.0, 3.0])
+def test_backlash_describing_function_matches_fourier_analysis(A):
+    assert complex(lab.backlash_describing_function(A, 0.2)) == pytest.approx(_fundamental(Backlash(0.2), A), abs=2e-4)
+
+
+@pytest.mark.parametrize("A", [0.2, 1.0, 2.5])
+def test_relay_describing_function_matches_fourier_analysis(A):
+    assert complex(lab.relay_describing_function(A, 1.5)) == pytest.approx(_fundamental(Relay(1.5), A), rel=1e-4)
+
+
+def test_open_loop_matches_python_control():
+    den = np.polymul([1, 0], np.polymul([1, 0.1], np.polymul([1, 2], [1, 10])))
+    G = control.tf([20, 10], den)
+    for s in (0.3j, 1 + 1j):
+        assert complex(lab.loop_open_loop(s)) == pytest.approx(complex(G(s)), rel=1e-12)
+
+
+def test_linear_loop_elementwise_error_is_first_order():
+    accuracy = lab.linear_accuracy()
+    for hold in ("zoh", "foh"):
+        assert accuracy["orders"][hold] == pytest.approx(1.0, abs=0.2)
+    assert all(f < z for f, z in zip(accuracy["foh"], accuracy["zoh"]))
+
+
+def test_saturated_reference_without_saturation_is_the_linear_response():
+    """Oracle: python-control step response when the limit is never reached."""
+    t = np.linspace(0, 20, 201)
+    den = np.polymul([1, 0], np.polymul([1, 0.1], np.polymul([1, 2], [1, 10])))
+    expected = control.step_response(control.feedback(control.tf([20, 10], den), 1), T=t).outputs
+    np.testing.assert_allclose(lab.saturated_reference(1e6, t), expected, atol=1e-7)
+
+
+def test_saturation_result_converges_to_solve_ivp_at_first_order():
+    accuracy = lab.saturation_accuracy()
+    assert accuracy["order"] == pytest.approx(1.0, abs=0.2)
+    assert accuracy["errors"][-1] < 0.02
+
+
+def test_tighter_saturation_gives_more_overshoot():
+    overshoots = [run["metrics"]["overshoot"] for run in lab.saturation_study()]
+    assert overshoots[0] == pytest.approx(overshoots[1], abs=0.1)  # 1.5 is never reached
+    assert overshoots[1] < overshoots[2] < overshoots[3]
+
+
+def test_backlash_limit_cycle_agrees_with_harmonic_balance():
+    """Oracle: the describing-function prediction (an approximation, so 10 %)."""
+    cycle = lab.backlash_limit_cycle()
+    assert cycle["measured_input"]["amplitude"] == pytest.approx(cycle["predicted"]["A"], rel=0.1)
+    assert cycle["measured_output"]["period"] == pytest.approx(cycle["predicted"]["period"], rel=0.1)
+
+
+def test_backlash_limit_cycle_amplitude_scales_with_the_gap():
+    """Oracle: the loop without backlash is linear, so the limit cycle scales with b."""
+    small = lab.backlash_limit_cycle(b=0.1, t_end=200.0)["measured_output"]["amplitude"]
+    large = lab.backlash_limit_cycle(b=0.3, t_end=200.0)["measured_output"]["amplitude"]
+    assert large / small == pytest.approx(3.0, rel=0.05)
+
+
+def test_relay_oscillation_agrees_with_harmonic_balance():
+    relay = lab.relay_limit_cycle()
+    assert relay["measured"]["amplitude"] == pytest.approx(relay["predicted"]["A"], rel=0.15)
+    assert relay["measured"]["period"] == pytest.approx(relay["predicted"]["period"], rel=0.1)
+
+
+def test_integrator_works_through_the_dead_zone():
+    dead = lab.dead_zone_study()
+    assert abs(dead["error_at_end"]) < 1e-3
+
+
+def test_oscillation_measures_a_sine():
+    t = np.linspace(0, 50, 50001)
+    measured = lab.oscillation(t, 2 + 0.7 * np.sin(2 * np.pi * t / 3.0), 10)
+    assert measured["amplitude"] == pytest.approx(0.7, rel=1e-4)
+    assert measured["period"] == pytest.approx(3.0, rel=1e-4)
+    assert measured["mean"] == pytest.approx(2.0, abs=1e-2)
