@@ -110,29 +110,37 @@ def solve_ivp_reference(t_eval=None, rtol=1e-12, atol=1e-12):
 # ---------------------------------------------------------------------------------------------
 
 
-def _euler_with_next_time(h=H):
-    """Euler with the slope evaluated at t_{k+1} instead of t_k (a common slip)."""
+def _replay(step, h=H):
+    """Run y_{k+1} = step(t_k, y_k, h) over the seed grid: the scaffold of the mistakes below."""
     n = round((T_SPAN[1] - T_SPAN[0]) / h)
     y = np.empty(n + 1)
     y[0] = Y0
     for k in range(n):
-        y[k + 1] = y[k] + h * ((k + 1) * h + y[k])
+        y[k + 1] = step(T_SPAN[0] + k * h, y[k], h)
     return y
+
+
+def _euler_with_next_time(h=H):
+    """Euler with the slope evaluated at t_{k+1} instead of t_k (a common slip)."""
+    return _replay(lambda t, y, h: y + h * rhs(t + h, y), h)
+
+
+def _rk4_full_steps(t, y, h):
+    k1 = rhs(t, y)
+    k2 = rhs(t + h, y + h * k1)
+    k3 = rhs(t + h, y + h * k2)
+    k4 = rhs(t + h, y + h * k3)
+    return y + h * (k1 + 2 * k2 + 2 * k3 + k4) / 6
 
 
 def _rk4_without_half_steps(h=H):
     """RK4 with h instead of h/2 inside K2 and K3 (another common slip)."""
-    n = round((T_SPAN[1] - T_SPAN[0]) / h)
-    y = np.empty(n + 1)
-    y[0] = Y0
-    for k in range(n):
-        t = k * h
-        k1 = rhs(t, y[k])
-        k2 = rhs(t + h, y[k] + h * k1)
-        k3 = rhs(t + h, y[k] + h * k2)
-        k4 = rhs(t + h, y[k] + h * k3)
-        y[k + 1] = y[k] + h * (k1 + 2 * k2 + 2 * k3 + k4) / 6
-    return y
+    return _replay(_rk4_full_steps, h)
+
+
+def _heun_without_time_advance(h=H):
+    """Improved Euler with the corrector slope taken at t_k instead of t_{k+1} (a common slip)."""
+    return _replay(lambda t, y, h: y + h / 2 * (rhs(t, y) + rhs(t, y + h * rhs(t, y))), h)
 
 
 def check_euler(y, h=H):
@@ -154,19 +162,6 @@ def check_euler(y, h=H):
             (exact(np.linspace(*T_SPAN, len(reference))), "these are the exact values, not Euler's."),
         ],
     )
-
-
-def _heun_without_time_advance(h=H):
-    """Improved Euler with the corrector slope taken at t_k instead of t_{k+1} (a common slip)."""
-    n = round((T_SPAN[1] - T_SPAN[0]) / h)
-    y = np.empty(n + 1)
-    y[0] = Y0
-    for k in range(n):
-        t = k * h
-        k1 = rhs(t, y[k])
-        k2 = rhs(t, y[k] + h * k1)
-        y[k + 1] = y[k] + h / 2 * (k1 + k2)
-    return y
 
 
 def check_heun(y, h=H):
