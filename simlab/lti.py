@@ -305,12 +305,48 @@ def ss2tf(A, B, C, D):
     n, d = A.shape[0], D[0, 0]
     if n == 0:
         return np.array([d]), np.ones(1)
-    eig_A, eig_closed = np.linalg.eigvals(A), np.linalg.eigvals(A - B @ C)
-    den = np.real(np.poly(eig_A))
-    num = np.real(np.poly(eig_closed)) - den + d * den
-    rounding = np.abs(np.poly(-np.abs(eig_closed))) + (1 + abs(d)) * np.abs(np.poly(-np.abs(eig_A)))
-    num[np.abs(num) <= 1e3 * n * _EPS * rounding] = 0.0
-    return num, den
+    den = np.real(np.poly(np.linalg.eigvals(A)))
+    return _numerator_from_zeros(A, B, C, d, n), den
+
+
+def _numerator_from_zeros(A, B, C, d, n):
+    """num = k prod(s - z_i), padded to n + 1 coefficients, from the invariant zeros z_i.
+
+    The zeros are the finite generalized eigenvalues of the Rosenbrock pencil
+    ([[A, B], [C, D]], diag(I, 0)); their number is n - r, where the relative degree r comes from
+    the Markov parameters h_j = C A^(j-1) B (the first non-zero one is the gain k when D = 0).
+    Unlike num = poly(A - BC) - poly(A) + D poly(A), this keeps full relative accuracy when the
+    numerator is much smaller than the denominator (a gain of 1e-12 stays 1e-12).
+    """
+    from scipy.linalg import eig
+
+    b, c = B[:, 0], C[0]
+    # h_j = C A^(j-1) B, and |C| |A|^(j-1) |B|, the size of its rounding error divided by eps
+    markov, scales, v, v_abs = [], [], b.copy(), np.abs(b)
+    for _ in range(n):
+        markov.append(float(c @ v))
+        scales.append(float(np.abs(c) @ v_abs))
+        v, v_abs = A @ v, np.abs(A) @ v_abs
+    if d != 0:
+        relative_degree, gain = 0, d
+    else:
+        nonzero = [j for j in range(n) if abs(markov[j]) > 1e3 * n * _EPS * scales[j]]
+        if not nonzero:
+            return np.zeros(n + 1)  # C (sI - A)^-1 B is identically zero
+        relative_degree, gain = nonzero[0] + 1, markov[nonzero[0]]
+    n_zeros = n - relative_degree
+    zeros = np.array([])
+    if n_zeros > 0:
+        pencil = np.block([[A, B], [C, np.array([[d]])]])
+        mask = np.zeros((n + 1, n + 1))
+        mask[:n, :n] = np.eye(n)
+        alpha, beta = eig(pencil, mask, right=False, homogeneous_eigvals=True)
+        finiteness = np.abs(beta) / np.maximum(np.abs(alpha), np.finfo(float).tiny)
+        finite = np.argsort(-finiteness)[:n_zeros]
+        zeros = alpha[finite] / beta[finite]
+    num = np.zeros(n + 1)
+    num[relative_degree:] = np.real(gain * np.poly(zeros))
+    return num
 
 
 def tf2zp(num, den):
@@ -594,7 +630,7 @@ class MinrealResult:
 
     def __repr__(self) -> str:
         return (
-            f"MinrealResult(num={self.num.tolist()}, den={self.den.tolist()}, "
+            f"MinrealResult(num={np.round(self.num, 6).tolist()}, den={np.round(self.den, 6).tolist()}, "
             f"removed_poles={np.round(self.removed_poles, 6).tolist()})"
         )
 
@@ -674,7 +710,24 @@ def _psd_factor(W):
 
 
 def _balance(A, B, C):
-    """Hankel singular values and the square-root balancing factors U, V, Lc, Lo."""
+    """Hankel singular values and the square-root balancing factors U, V, Lc, Lo.
+
+    A companion form with widely spread coefficients is first scaled by a diagonal similarity
+    (``scipy.linalg.matrix_balance``, powers of 2, so exact); the Gramians of the scaled model
+    are much better conditioned, and the Hankel singular values do not change. The factors
+    returned belong to the original coordinates (Lc and Lo are mapped back).
+    """
+    from scipy.linalg import matrix_balance
+
+    _, (scaling, _) = matrix_balance(A, permute=False, separate=True)
+    A = A * (1.0 / scaling)[:, None] * scaling[None, :]  # T^-1 A T with T = diag(scaling)
+    B = B / scaling[:, None]
+    C = C * scaling[None, :]
+    hsv, U, V, Lc, Lo = _balance_scaled(A, B, C)
+    return hsv, U, V, scaling[:, None] * Lc, Lo / scaling[:, None]
+
+
+def _balance_scaled(A, B, C):
     # Controllability and observability Gramians (能控/能观格拉姆矩阵):
     #   A Wc + Wc A^T + B B^T = 0,   A^T Wo + Wo A + C^T C = 0
     Lc = _psd_factor(solve_continuous_lyapunov(A, -B @ B.T))
@@ -823,7 +876,9 @@ def balred(A, B, C, D, order, method="truncate"):
     if n == 0:
         return BalredResult(A, B, C, D, np.zeros(0), 0, method)
     hsv, U, V, Lc, Lo = _balance(A, B, C)
-    minimal = int(np.sum(hsv > n * _EPS * hsv[0]))  # HSVs above rounding level
+    # A zero HSV is the square root of a zero Gramian eigenvalue computed to about eps, so it
+    # comes out near sqrt(eps) * sigma_1: that is the rounding level of the HSVs.
+    minimal = int(np.sum(hsv > n * _SQRT_EPS * hsv[0]))
     if order > minimal:
         raise ValueError(
             f"order = {order} is above the numerically minimal order {minimal}: the Hankel "

@@ -222,6 +222,9 @@ def plot_seed_sweep(sweeps):
         for j, a in enumerate(sweep["a"]):
             ax.plot(sweep["t"], sweep["y"][:, j], label=f"a = {a}", **_style(j))
         kind = "seed program" if sweep["seed_compatible"] else "true response"
+        final = sweep.get("r")
+        if final is not None:
+            ax.axhline(final, color="black", linestyle=":", linewidth=1, label=f"r = {final:g}")
         ax.set(xlabel="t (s)", title=f"h = {sweep['h']:g}, t = 0 .. {sweep['t'][-1]:g} s ({kind})")
     axes[0].set_ylabel("output y(t)")
     axes[-1].legend(ncol=2)
@@ -238,7 +241,8 @@ def plot_seed_versus_true(versus):
     ax.legend()
     ax_out.plot(t, versus["y_true"], label="true response", **_style(0))
     ax_out.plot(t, versus["y_seed"], label="seed program", **_style(1))
-    ax_out.set(xlabel="t (s)", ylabel="y(t) = y3(t)", title="System output, a = 2, r = 10")
+    ax_out.set(xlabel="t (s)", ylabel="y(t) = y3(t)",
+               title=f"System output, a = {versus.get('a', '?')}, r = {versus.get('r', '?'):g}")
     ax_out.legend()
     return fig
 

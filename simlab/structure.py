@@ -107,15 +107,15 @@ def _factor_H(P, W):
         involved = [int(i) + 1 for i in np.flatnonzero(np.abs(null) > 1e-8 * np.abs(null).max())]
         static = [int(i) + 1 for i in np.flatnonzero(B_diag == 0)]
         hint = (
-            f" Element(s) {static} have B_i = 0 (no dynamics of their own): a pure gain in a loop "
-            f"forms an algebraic loop. Give it a small time constant (B_i = 1e-3) or merge it "
-            f"into a neighbouring element."
+            f" Element(s) {static} have B_i = 0: no dynamics of their own, so H has a zero row "
+            f"(the seed's rule B_i != 0). Give such an element a small time constant "
+            f"(B_i = 1e-3), or fold the gain into the connection matrices W, W0 or Wc."
             if static else
-            " The D_i s terms around a loop cancel the B_i s terms (an algebraic loop)."
+            " The D_i s terms around a loop cancel its B_i s terms: an algebraic loop (代数环)."
         )
         raise ValueError(
-            f"H = diag(B) - diag(D) W is singular (rank {rank} of {len(H)}), so the closed loop "
-            f"has no state equation; the loop through element(s) {involved} is algebraic.{hint}"
+            f"H = diag(B) - diag(D) W is singular (rank {rank} of {len(H)}), so the structure "
+            f"graph has no state equation; element(s) {involved} are involved.{hint}"
         )
     return H
 

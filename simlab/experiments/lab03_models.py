@@ -264,8 +264,8 @@ def check_tf2ss(A, B, C, D, num=G_NUM, den=G_DEN):
     if d_given != d_expected and same_transfer_function(num, den, corrected, den2):
         return CheckResult(False, "state space of G", f"only D is off: G is not strictly proper, "
                            f"D = b0/a0 (the ratio of the leading coefficients) = {d_expected:.6g}.")
-    return CheckResult(False, "state space of G", "the transfer function differs from G(s); did "
-                       "you divide num and den by the leading coefficient 6 of den?")
+    return CheckResult(False, "state space of G", f"the transfer function differs from G(s); did "
+                       f"you divide num and den by the leading coefficient {den_t[0]:g} of den?")
 
 
 def check_connection(kind, num, den):

@@ -71,12 +71,16 @@ def seed_P(a):
 
 
 def step_metrics(t, y, final):
-    """Peak, percent overshoot and 2 % settling time of a step response with known final value."""
+    """Peak, percent overshoot and 2 % settling time of a step response with known final value.
+
+    The overshoot is 0 for a response that never exceeds its final value; all three numbers are
+    read off the simulation grid (a peak between grid points is missed).
+    """
     peak = int(np.argmax(y))
     outside = np.flatnonzero(np.abs(y - final) > 0.02 * abs(final))
     settling = float(t[outside[-1] + 1]) if outside.size and outside[-1] + 1 < len(t) else float("nan")
     return {"peak": float(y[peak]), "t_peak": float(t[peak]),
-            "overshoot": float(100.0 * (y[peak] - final) / final), "settling_time": settling}
+            "overshoot": float(max(0.0, 100.0 * (y[peak] - final) / final)), "settling_time": settling}
 
 
 def seed_sweep(t_end, h, seed_compatible=False, a_values=A_VALUES):
@@ -94,7 +98,7 @@ def seed_sweep(t_end, h, seed_compatible=False, a_values=A_VALUES):
                       seed_compatible=seed_compatible)
     metrics = [step_metrics(result.t, result.y[:, j], SEED_R) for j in range(len(a_values))]
     return {"t": result.t, "a": list(a_values), "y": result.y, "x": result.x, "metrics": metrics,
-            "h": h, "seed_compatible": seed_compatible}
+            "h": h, "seed_compatible": seed_compatible, "r": SEED_R}
 
 
 def seed_transfer_function():
@@ -127,7 +131,7 @@ def seed_versus_true(a=2, t_end=10.0, h=0.2):
     true = simulate(P, SEED_W, SEED_W0, SEED_WC, SEED_R, (0.0, t_end), h)
     jump = input_derivative_gain(P, SEED_W, SEED_W0, SEED_WC)[:, 0] * SEED_R
     return {"t": seed.t, "y_seed": seed.y, "y_true": true.y, "x_seed": seed.x, "x_true": true.x,
-            "jump": jump, "max_difference": float(np.max(np.abs(seed.y - true.y)))}
+            "jump": jump, "max_difference": float(np.max(np.abs(seed.y - true.y))), "a": a, "r": SEED_R}
 
 
 def four_element_loop(t_end=20.0, h=0.05, r=1.0):
@@ -157,7 +161,9 @@ def step_size_study(t_end=40.0):
     Returns
     -------
     dict
-        ``h_limit`` and ``runs``: list of (h, max |y| or inf if the run diverged, diverged flag).
+        ``h_limit`` and ``runs``: dicts with h, ratio h/h_limit, max |y|, final value and
+        ``diverged`` (True only if the state overflowed to inf/NaN; a run above the limit may
+        merely grow without overflowing within t_end, which max |y| shows).
     """
     h_limit = rk4_step_limit()
     runs = []
