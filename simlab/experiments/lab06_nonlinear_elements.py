@@ -95,7 +95,7 @@ def saturated_reference(limit, t, r=1.0):
     return solution.y[3]
 
 
-def saturation_study(limits=(None, 1.5, 0.8, 0.5), T=0.01, t_end=40.0):
+def saturation_study(limits=(None, 1.0, 0.8, 0.5), T=0.01, t_end=40.0):
     """Step responses with the PI element's output saturated at each limit (None: linear)."""
     runs = []
     for limit in limits:
@@ -130,10 +130,12 @@ def backlash_describing_function(A, b, k=1.0):
     Re N = k/pi [pi/2 + arcsin(beta) + beta sqrt(1 - beta^2)],  Im N = -(4 k b / (pi A)) (1 - b/A).
     """
     A = np.asarray(A, dtype=float)
-    beta = 1 - 2 * b / A
+    engaged = A > b  # for A <= b the input never crosses the gap: the output does not move, N = 0
+    A_safe = np.where(engaged, A, 2.0 * b)
+    beta = 1 - 2 * b / A_safe
     real = k / np.pi * (np.pi / 2 + np.arcsin(beta) + beta * np.sqrt(1 - beta**2))
-    imag = -4 * k * b / (np.pi * A) * (1 - b / A)
-    return real + 1j * imag
+    imag = -4 * k * b / (np.pi * A_safe) * (1 - b / A_safe)
+    return np.where(engaged, real + 1j * imag, 0.0)
 
 
 def relay_describing_function(A, M=1.0):
@@ -173,16 +175,20 @@ def backlash_limit_cycle(b=0.2, T=0.005, t_end=300.0):
     Returns
     -------
     dict
-        ``t``, ``y``, ``y1`` (PI output), ``measured`` (oscillation of y1 and of y), ``predicted``
-        (A, omega, period).
+        ``t``, ``y`` (system output), ``y1`` (the backlash output, which replaces element 1's
+        output in the loop), ``y1_in`` (the PI output itself, the backlash input),
+        ``measured_output`` and ``measured_input`` (:func:`oscillation` of y and of y1_in),
+        ``predicted`` (A, omega, period by harmonic balance) and ``b``.
     """
     backlash = Backlash(b)
     result = simulate_elements(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, 1.0, (0.0, t_end), T,
                                nonlinear={(1, "output"): backlash})
-    # The backlash replaced y1 by its output; rebuild the PI output itself from its input u1 = r - y4.
+    # The backlash replaced y1 by its output; rebuild the PI output itself with the element's own
+    # update (PI (s + 0.5)/s: Phi = 1, Gamma = 0.5 T, d = 1) from its input u1[k] = r - y4[k]:
+    # x[k+1] = x[k] + 0.5 T u1[k],  y1[k+1] = x[k+1] + u1[k].
     u1 = 1.0 - result.x[:, 3]
-    xi = np.concatenate([[0.0], np.cumsum(u1[:-1]) * T])  # integral of u1 (zoh, as the element)
-    y1_pi = u1 + 0.5 * xi
+    x_pi = np.concatenate([[0.0], np.cumsum(0.5 * T * u1[:-1])])
+    y1_pi = np.concatenate([[0.0], x_pi[1:] + u1[:-1]])
     t_from = 0.5 * t_end
     measured_y = oscillation(result.t, result.y, t_from)
     measured_in = oscillation(result.t, y1_pi, t_from)
