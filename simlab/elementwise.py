@@ -154,8 +154,8 @@ def simulate_elements(P, W, W0, Wc, r, t_span, T, hold="zoh", nonlinear=None):
     ----------
     P, W, W0, Wc : array_like
         The structure graph, as in :func:`simlab.structure.closed_loop` (P of shape (n, 4)).
-    r : float or callable ``r(t)``
-        External input (one input); a number is a step switched on at t0.
+    r : float, array_like of shape (q,), or callable ``r(t)``
+        External input(s), q = number of columns of W0; a number is a step switched on at t0.
     t_span : (float, float)
     T : float
         Step; must divide the span.
@@ -174,8 +174,6 @@ def simulate_elements(P, W, W0, Wc, r, t_span, T, hold="zoh", nonlinear=None):
     if P.ndim != 2:
         raise ValueError("simulate_elements takes one parameter set P of shape (n, 4), not a batch.")
     n = len(P)
-    if W0.shape[1] != 1:
-        raise ValueError(f"simulate_elements supports one external input (W0 of shape ({n}, 1)); got {W0.shape}.")
     t, T = time_grid(t_span, T)
     coefficients = [discretize_element(row, T, hold) for row in P]
     Phi = np.array([c.Phi for c in coefficients])
@@ -189,11 +187,16 @@ def simulate_elements(P, W, W0, Wc, r, t_span, T, hold="zoh", nonlinear=None):
     for element in placed.values():
         if hasattr(element, "reset"):
             element.reset()
+    q = W0.shape[1]
     if callable(r):
-        r_values = np.array([float(r(tk)) for tk in t])
+        r_values = np.array([np.broadcast_to(np.asarray(r(tk), dtype=float), (q,)) for tk in t])
     else:
-        r_values = np.full(len(t), float(as_real_array(r, "r")))
-    w0 = W0[:, 0]
+        value = as_real_array(r, "r")
+        if value.ndim == 0:
+            value = np.full(q, float(value))
+        if value.shape != (q,):
+            raise ValueError(f"r must be a number, {q} input values or a function r(t); got shape {value.shape}.")
+        r_values = np.broadcast_to(value, (len(t), q))
 
     x = np.zeros(n)  # element states
     y = np.zeros(n)  # element outputs
@@ -201,7 +204,7 @@ def simulate_elements(P, W, W0, Wc, r, t_span, T, hold="zoh", nonlinear=None):
     outputs = np.empty((len(t), n))
     outputs[0] = y
     for k in range(len(t) - 1):
-        u = W @ y + w0 * r_values[k]  # u[k] = W y[k] + W0 r[k]
+        u = W @ y + W0 @ r_values[k]  # u[k] = W y[k] + W0 r[k]
         for (i, where), element in placed.items():
             if where == INPUT:
                 u[i] = element.step(u[i])
