@@ -27,6 +27,9 @@ __all__ = [
     "plot_element_outputs",
     "plot_characteristics",
     "plot_lab06_responses",
+    "plot_drive_start",
+    "plot_drive_phase",
+    "plot_drive_windup",
 ]
 
 #: (linestyle, marker) pairs cycled through by the plot helpers, readable in black and white.
@@ -304,4 +307,65 @@ def plot_lab06_responses(data):
     relay = data["relay"]
     ax.plot(relay["t"], relay["y"], color="black")
     ax.set(xlabel="t (s)", ylabel="y(t)", title="Relay on the error: chattering")
+    return fig
+
+
+def _shade_stages(ax, t1, t2, t_end):
+    for (start, stop, label), shade in zip(((0.0, t1, "I"), (t1, t2, "II"), (t2, t_end, "III")),
+                                           ("0.93", "0.85", "0.93")):
+        if np.isfinite(start) and np.isfinite(stop):
+            ax.axvspan(start, stop, color=shade, alpha=0.5, linewidth=0)
+            ax.text(0.5 * (start + stop), 0.97, label, transform=ax.get_xaxis_transform(),
+                    ha="center", va="top")
+
+
+def plot_drive_start(start):
+    """Lab 07: no-load start, speed and armature current with the three stages shaded."""
+    result, m = start["result"], start["metrics"]
+    from simlab.experiments.lab07_dc_motor import PARAMETERS as p
+
+    fig, (ax_n, ax_i) = _figure(2, 1, figsize=(8, 6), sharex=True)
+    for ax in (ax_n, ax_i):
+        _shade_stages(ax, m["t1"], m["t2"], result.t[-1])
+    ax_n.plot(result.t, result.n, color="black")
+    ax_n.axhline(p.nN, color="gray", linestyle=":", label=f"n* = {p.nN:g} r/min")
+    ax_n.set(ylabel="speed n (r/min)", title="No-load start: I current rise, II constant current, III speed regulation")
+    ax_n.legend(loc="lower right")
+    ax_i.plot(result.t, result.Id, color="black")
+    ax_i.axhline(p.Idm, color="gray", linestyle="--", label=f"I_dm = {p.Idm:g} A")
+    ax_i.set(xlabel="t (s)", ylabel="armature current Id (A)")
+    ax_i.legend(loc="center right")
+    return fig
+
+
+def plot_drive_phase(start):
+    """Lab 07: phase plots of the start-up, current against speed and speed error against its rate."""
+    result, m = start["result"], start["metrics"]
+    from simlab.experiments.lab07_dc_motor import PARAMETERS as p
+
+    t = result.t
+    masks = [t <= m["t1"], (t > m["t1"]) & (t <= m["t2"]), t > m["t2"]]
+    names = ["I current rise", "II constant current", "III speed regulation"]
+    fig, (ax, ax_e) = _figure(1, 2, figsize=(11, 4.2))
+    rate = np.gradient(result.n, t)
+    for i, (mask, name) in enumerate(zip(masks, names)):
+        style = _style(i)
+        style["markevery"] = max(1, int(mask.sum() // 12)) if style["marker"] else None
+        ax.plot(result.n[mask], result.Id[mask], label=name, **style)
+        ax_e.plot(p.nN - result.n[mask], rate[mask], label=name, **style)
+    ax.set(xlabel="speed n (r/min)", ylabel="current Id (A)", title="Current against speed")
+    ax.legend()
+    ax_e.set(xlabel="speed error n* - n (r/min)", ylabel="dn/dt (r/min/s)", title="Speed phase plane")
+    ax_e.legend()
+    return fig
+
+
+def plot_drive_windup(study):
+    """Lab 07: no-load start with each anti-windup treatment of the regulators."""
+    fig, ax = _figure()
+    for i, (mode, entry) in enumerate(study.items()):
+        result = entry["result"]
+        ax.plot(result.t, result.n, label=f"{mode} (overshoot {entry['metrics']['overshoot']:.1f} %)", **_style(i))
+    ax.set(xlabel="t (s)", ylabel="speed n (r/min)", title="Anti-windup of the PI regulators, no-load start")
+    ax.legend()
     return fig

@@ -64,6 +64,7 @@ EXPERIMENTS = {
         Experiment("lab04", "lab04_discrete_similarity", "Discrete similarity: Phi(T), m(T), holds, versus RK4"),
         Experiment("lab05", "lab05_structure_graph", "Structure-graph simulation with connection matrices"),
         Experiment("lab06", "lab06_nonlinear_elements", "Nonlinear elements by per-element discrete similarity"),
+        Experiment("lab07", "lab07_dc_motor", "The double-loop DC motor speed drive"),
     )
 }
 

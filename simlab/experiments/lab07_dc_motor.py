@@ -1,0 +1,237 @@
+"""Lab 07: the double-loop DC motor speed drive (转速电流双闭环直流调速系统), seed 003's case study.
+
+1. Design of ACR (type I) and ASR (type II, h = 5) by the engineering design method, printed as
+   the textbook derivation, with the checks of its approximations.
+2. No-load start to rated speed: the three stages (current rise, constant-current acceleration,
+   speed regulation), current peak and plateau, speed overshoot against the design prediction.
+3. Rated-load start, a load step at steady state (speed dip and recovery), a grid-voltage dip.
+4. The anti-windup treatment of the regulators and the removal of the ASR limit.
+5. The seed's ACR 0.292 (0.018 s + 1)/(0.018 s) as an alternative set.
+6. The same drive as a structure graph with saturation elements, against the ODE.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from simlab.check import check_value
+from simlab.experiments import ExperimentResult
+from simlab.plants.dc_motor import (
+    ANTI_WINDUP,
+    DriveParameters,
+    design_regulators,
+    predicted_speed_overshoot,
+    simulate_drive,
+    structure_graph,
+    type2_disturbance_peak,
+)
+
+__all__ = [
+    "PARAMETERS",
+    "start_metrics",
+    "stages",
+    "no_load_start",
+    "rated_load_start",
+    "load_step",
+    "grid_dip",
+    "anti_windup_study",
+    "no_asr_limit",
+    "seed_acr",
+    "structure_versus_ode",
+    "check_current_design",
+    "check_speed_design",
+    "run",
+]
+
+PARAMETERS = DriveParameters()
+
+
+def stages(result, p=PARAMETERS):
+    """Boundaries of the three start-up stages from the regulator states.
+
+    Stage I (current rise) ends when Id first reaches 95 % of I_dm; stage II (constant-current
+    acceleration, ASR saturated) ends when the ASR output leaves its limit for good; stage III is
+    the speed regulation after that.
+
+    Returns
+    -------
+    (t1, t2) : tuple of float
+    """
+    t, Id, Ui = result.t, result.Id, result.Ui_ref
+    reached = np.flatnonzero(Id >= 0.95 * p.Idm)
+    t1 = float(t[reached[0]]) if reached.size else float("nan")
+    saturated = np.flatnonzero(np.abs(Ui) >= p.Uim * (1 - 1e-9))
+    t2 = float(t[saturated[-1] + 1]) if saturated.size and saturated[-1] + 1 < len(t) else float("nan")
+    return t1, t2
+
+
+def start_metrics(result, n_ref, p=PARAMETERS):
+    """Current peak and plateau, speed overshoot, rise and settling times of a start-up.
+
+    Returns
+    -------
+    dict
+        ``Id_peak``, ``Id_plateau`` (mean current in stage II, after the current-loop transient:
+        its second half), ``overshoot`` (percent of n*), ``t_rise`` (first time n >= n*),
+        ``t_settle`` (2 % band), ``t1``, ``t2`` (stage boundaries).
+    """
+    t, n, Id = result.t, result.n, result.Id
+    t1, t2 = stages(result, p)
+    plateau = (t >= 0.5 * (t1 + t2)) & (t <= t2)
+    rise = np.flatnonzero(n >= n_ref)
+    outside = np.flatnonzero(np.abs(n - n_ref) > 0.02 * n_ref)
+    return {
+        "Id_peak": float(np.max(Id)),
+        "Id_plateau": float(np.mean(Id[plateau])) if plateau.any() else float("nan"),
+        "overshoot": float(max(0.0, 100.0 * (np.max(n) - n_ref) / n_ref)),
+        "t_rise": float(t[rise[0]]) if rise.size else float("nan"),
+        "t_settle": float(t[outside[-1] + 1]) if outside.size and outside[-1] + 1 < len(t) else float("nan"),
+        "t1": t1,
+        "t2": t2,
+    }
+
+
+def no_load_start(anti_windup="analog", t_end=1.0, p=PARAMETERS):
+    """No-load start to rated speed; the result, its metrics and the design prediction."""
+    result = simulate_drive(p, t_end=t_end, anti_windup=anti_windup)
+    metrics = start_metrics(result, p.nN, p)
+    return {"result": result, "metrics": metrics, "predicted": predicted_speed_overshoot(p, z=0.0)}
+
+
+def rated_load_start(t_end=1.5, p=PARAMETERS):
+    """Start with the rated load current I_dL = I_N applied from t = 0 (z = 1)."""
+    result = simulate_drive(p, t_end=t_end, load=p.IN)
+    return {"result": result, "metrics": start_metrics(result, p.nN, p),
+            "predicted": predicted_speed_overshoot(p, z=1.0)}
+
+
+def _disturbance_metrics(result, t_step, n_ref, band=0.01):
+    after = result.t >= t_step
+    n_after = result.n[after]
+    t_after = result.t[after]
+    k = int(np.argmin(n_after))
+    dip = float(n_ref - n_after[k])
+    outside = np.flatnonzero(np.abs(n_after - n_ref) > band * dip) if dip > 0 else np.array([], int)
+    recovery = float(t_after[outside[-1] + 1] - t_step) if outside.size and outside[-1] + 1 < len(t_after) else float("nan")
+    return {"dip": dip, "dip_percent": 100.0 * dip / n_ref, "t_dip": float(t_after[k] - t_step),
+            "recovery": recovery, "final_error": float(n_ref - result.n[-1])}
+
+
+def load_step(t_step=1.0, t_end=2.0, p=PARAMETERS):
+    """Rated load step I_dL = I_N at steady speed: the dynamic speed dip and its recovery time.
+
+    Recovery time: from the step until the speed stays within 1 % of the dip around n*. The
+    type-II speed loop leaves no steady-state error (``final_error``).
+    """
+    result = simulate_drive(p, t_end=t_end, load=lambda t: p.IN if t >= t_step else 0.0)
+    return {"result": result, "t_step": t_step, **_disturbance_metrics(result, t_step, p.nN)}
+
+
+def grid_dip(t_step=1.0, t_end=2.0, fraction=0.1, p=PARAMETERS):
+    """A grid-voltage dip: Delta U_d = -fraction * U_N on the converter output from t_step, at no load."""
+    result = simulate_drive(p, t_end=t_end, grid=lambda t: -fraction * p.UN if t >= t_step else 0.0)
+    return {"result": result, "t_step": t_step, "fraction": fraction,
+            **_disturbance_metrics(result, t_step, p.nN)}
+
+
+def anti_windup_study(t_end=1.0, p=PARAMETERS):
+    """No-load start with each anti-windup treatment: overshoot and settling."""
+    return {mode: no_load_start(mode, t_end, p) for mode in ANTI_WINDUP}
+
+
+def no_asr_limit(t_end=1.0, p=PARAMETERS):
+    """No-load start without the ASR output limit: the current is no longer limited."""
+    result = simulate_drive(p, t_end=t_end, asr_limit=False)
+    return {"result": result, "metrics": start_metrics(result, p.nN, p),
+            "peak_over_IN": float(np.max(result.Id) / p.IN)}
+
+
+def seed_acr(t_end=1.0, p=PARAMETERS):
+    """The seed's ACR 0.292 (0.018 s + 1)/(0.018 s) in place of the designed one (ASR kept)."""
+    design = replace(design_regulators(p), Ki=0.292, tau_i=0.018)
+    result = simulate_drive(p, design, t_end=t_end)
+    return {"design": design, "result": result, "metrics": start_metrics(result, p.nN, p)}
+
+
+def structure_versus_ode(T=2e-5, t_end=0.8, p=PARAMETERS):
+    """The drive as a structure graph (per-element, saturation on ASR and ACR outputs) against the ODE.
+
+    Both with "none" anti-windup: a saturation element on a PI element's output lets the element's
+    integrator run on, exactly what the ODE's "none" does. Returns the two results and the max
+    differences of speed and current.
+    """
+    from simlab.elementwise import simulate_elements
+    from simlab.nonlinear import Saturation
+
+    P, W, W0, Wc = structure_graph(p)
+    graph = simulate_elements(P, W, W0, Wc, [p.alpha * p.nN, 0.0, 0.0], (0.0, t_end), T, hold="foh",
+                              nonlinear={(3, "output"): Saturation(p.Uim), (6, "output"): Saturation(p.Ucm)})
+    ode = simulate_drive(p, t_end=t_end, h=T, anti_windup="none")
+    return {"graph": graph, "ode": ode, "T": T,
+            "max_speed_difference": float(np.max(np.abs(graph.y[:, 0] - ode.n))),
+            "max_current_difference": float(np.max(np.abs(graph.y[:, 1] - ode.Id)))}
+
+
+def check_current_design(Ki, tau_i, p=PARAMETERS):
+    """Self-check of the ACR parameters K_i and tau_i."""
+    design = design_regulators(p)
+    first = check_value("tau_i", tau_i, design.tau_i, rtol=1e-3,
+                        alternatives=[(design.T_sum_i, "tau_i cancels the large armature lag Tl, not the small ones.")])
+    if not first:
+        return first
+    return check_value("K_i", Ki, design.Ki, rtol=2e-3,
+                       alternatives=[(design.KI, "that is K_I, the loop gain; K_i = K_I tau_i R/(Ks beta).")])
+
+
+def check_speed_design(Kn, tau_n, p=PARAMETERS, h=5.0):
+    """Self-check of the ASR parameters K_n and tau_n for the mid-frequency width h."""
+    design = design_regulators(p, h)
+    first = check_value("tau_n", tau_n, design.tau_n, rtol=2e-3)
+    if not first:
+        return first
+    return check_value("K_n", Kn, design.Kn, rtol=2e-3,
+                       alternatives=[(design.KN, "that is K_N, the loop gain; K_n = (h+1) beta Ce Tm/(2 h alpha R T_sum_n).")])
+
+
+def run():
+    """Run lab 07 headless."""
+    p = PARAMETERS
+    design = design_regulators(p)
+    start = no_load_start()
+    loaded = rated_load_start()
+    step = load_step()
+    dip = grid_dip()
+    windup = anti_windup_study()
+    unlimited = no_asr_limit()
+    seed = seed_acr()
+    versus = structure_versus_ode()
+    m = start["metrics"]
+    summary = [
+        ("K_I, K_i, tau_i", f"{design.KI:.1f} 1/s, {design.Ki:.3f}, {design.tau_i:.3f} s"),
+        ("K_N, K_n, tau_n", f"{design.KN:.1f} 1/s^2, {design.Kn:.2f}, {design.tau_n:.4f} s"),
+        ("Delta C_max / C_b (h = 5)", f"{100 * type2_disturbance_peak(design.h)[0]:.1f} %"),
+        ("no-load start: Id peak / plateau (I_dm = 204 A)", f"{m['Id_peak']:.1f} / {m['Id_plateau']:.1f} A"),
+        ("no-load start: sigma_n simulated / predicted", f"{m['overshoot']:.2f} / {start['predicted']:.2f} %"),
+        ("no-load start: rise / settling time", f"{m['t_rise']:.3f} / {m['t_settle']:.3f} s"),
+        ("rated-load start: sigma_n simulated / predicted",
+         f"{loaded['metrics']['overshoot']:.2f} / {loaded['predicted']:.2f} %"),
+        ("load step I_N: speed dip / recovery", f"{step['dip']:.1f} r/min / {step['recovery']:.3f} s"),
+        ("grid dip 10 %: speed dip / recovery", f"{dip['dip']:.2f} r/min / {dip['recovery']:.3f} s"),
+    ]
+    for mode, entry in windup.items():
+        summary.append((f"anti-windup {mode}: sigma_n", f"{entry['metrics']['overshoot']:.2f} %"))
+    summary.append(("no ASR limit: Id peak / I_N", f"{unlimited['peak_over_IN']:.2f}"))
+    summary.append(("seed ACR 0.292(0.018s+1)/(0.018s): Id peak", f"{seed['metrics']['Id_peak']:.1f} A"))
+    summary.append(("structure graph vs ODE: max |dn| / |dId|",
+                    f"{versus['max_speed_difference']:.3f} r/min / {versus['max_current_difference']:.3f} A"))
+    data = {"design": design, "start": start, "loaded": loaded, "load_step": step, "grid_dip": dip,
+            "windup": windup, "no_asr_limit": unlimited, "seed_acr": seed, "versus": versus}
+    return ExperimentResult(
+        summary=summary,
+        figures=[("lab07_start", "plot_drive_start", start), ("lab07_phase", "plot_drive_phase", start),
+                 ("lab07_windup", "plot_drive_windup", windup)],
+        data=data,
+    )
+

@@ -1,0 +1,1 @@
+"""Case-study plants of the course (the systems the labs simulate)."""
