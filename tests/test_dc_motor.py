@@ -145,3 +145,20 @@ def test_bad_design_and_simulation_arguments_are_rejected():
         simulate_drive(P, t_end=0.01, anti_windup="magic")
     with pytest.raises(TypeError, match="DriveParameters"):
         design_regulators({"R": 0.5})
+
+
+def test_linear_closed_loop_has_unit_dc_gain_after_cancellation():
+    """Oracle: the type-II speed loop has no steady-state error, so G(0) = 1 once minreal has
+    removed the three common factors (s = 0, -1/Ton, -1/Toi)."""
+    from simlab.lti import minreal
+
+    num, den = linear_closed_loop(P)
+    assert len(den) - 1 == 10 and np.polyval(den, 0) == pytest.approx(0.0, abs=1e-9)
+    reduced = minreal(num, den)
+    np.testing.assert_allclose(np.sort(reduced.removed_poles.real), [-1 / P.Toi, -1 / P.Ton, 0.0], atol=1e-6)
+    assert np.polyval(reduced.num, 0) / np.polyval(reduced.den, 0) == pytest.approx(1.0, rel=1e-6)
+
+
+def test_without_asr_limit_there_is_no_constant_current_stage():
+    metrics = lab.no_asr_limit()["metrics"]
+    assert np.isnan(metrics["t2"]) and np.isnan(metrics["Id_plateau"])

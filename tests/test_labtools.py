@@ -129,3 +129,20 @@ def test_every_solution_has_marked_tasks_and_every_lab_is_free_of_solutions():
         assert "raise NotImplementedError" in lab_text
         lab = json.loads(lab_text)
         assert all(not c.get("outputs") for c in lab["cells"] if c["cell_type"] == "code")
+
+
+def test_every_generated_lab_cell_is_valid_python():
+    """The stubs keep the code around them parseable (no indentation or syntax errors)."""
+    import ast
+
+    for lab_path in sorted((ROOT / "labs").glob("lab*.ipynb")):
+        lab = json.loads(lab_path.read_text(encoding="utf-8"))
+        for index, cell in enumerate(lab["cells"]):
+            if cell["cell_type"] != "code":
+                continue
+            source = "".join(cell["source"])
+            lines = [line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))]
+            try:
+                ast.parse("\n".join(lines))
+            except SyntaxError as error:  # pragma: no cover - the assertion message is the point
+                raise AssertionError(f"{lab_path.name}, code cell {index}: {error}") from None

@@ -48,17 +48,20 @@ __all__ = [
 PARAMETERS = DriveParameters()
 
 
-def stages(result, p=PARAMETERS):
+def stages(result, p=PARAMETERS, limited=True):
     """Boundaries of the three start-up stages from the regulator states.
 
     Stage I (current rise) ends when Id first reaches 95 % of I_dm; stage II (constant-current
     acceleration, ASR saturated) ends when the ASR output leaves its limit for good; stage III is
-    the speed regulation after that.
+    the speed regulation after that. Without an ASR limit (``limited=False``) there is no stage
+    II: both boundaries are NaN.
 
     Returns
     -------
     (t1, t2) : tuple of float
     """
+    if not limited:
+        return float("nan"), float("nan")
     t, Id, Ui = result.t, result.Id, result.Ui_ref
     reached = np.flatnonzero(Id >= 0.95 * p.Idm)
     t1 = float(t[reached[0]]) if reached.size else float("nan")
@@ -67,7 +70,7 @@ def stages(result, p=PARAMETERS):
     return t1, t2
 
 
-def start_metrics(result, n_ref, p=PARAMETERS):
+def start_metrics(result, n_ref, p=PARAMETERS, limited=True):
     """Current peak and plateau, speed overshoot, rise and settling times of a start-up.
 
     Returns
@@ -78,7 +81,7 @@ def start_metrics(result, n_ref, p=PARAMETERS):
         ``t_settle`` (2 % band), ``t1``, ``t2`` (stage boundaries).
     """
     t, n, Id = result.t, result.n, result.Id
-    t1, t2 = stages(result, p)
+    t1, t2 = stages(result, p, limited)
     plateau = (t >= 0.5 * (t1 + t2)) & (t <= t2)
     rise = np.flatnonzero(n >= n_ref)
     outside = np.flatnonzero(np.abs(n - n_ref) > 0.02 * n_ref)
@@ -144,7 +147,7 @@ def anti_windup_study(t_end=1.0, p=PARAMETERS):
 def no_asr_limit(t_end=1.0, p=PARAMETERS):
     """No-load start without the ASR output limit: the current is no longer limited."""
     result = simulate_drive(p, t_end=t_end, asr_limit=False)
-    return {"result": result, "metrics": start_metrics(result, p.nN, p),
+    return {"result": result, "metrics": start_metrics(result, p.nN, p, limited=False),
             "peak_over_IN": float(np.max(result.Id) / p.IN)}
 
 

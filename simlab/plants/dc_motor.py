@@ -394,11 +394,14 @@ def structure_graph(p=None, design=None):
 
 
 def linear_closed_loop(p=None, design=None):
-    """Closed loop from U*n to n without limits, as (num, den), built with simlab.lti connections.
+    """Closed loop from n* to n without limits, as (num, den), built with simlab.lti connections.
 
     The current loop: ACR, converter, armature with the back-EMF loop through the mechanics,
-    current feedback; the speed loop around it. Used to check the simulations against an
-    independent transfer-function model.
+    current feedback; the speed loop around it. The connections cancel nothing (as in MATLAB),
+    so the result of order 10 keeps three common pole-zero pairs: at s = 0 (the integrators) and
+    at the filter poles -1/Ton and -1/Toi, which appear both in the loops and in the reference
+    filters. num(0) = den(0) = 0 therefore; apply :func:`simlab.lti.minreal` (order 7) before
+    reading the DC gain. Used to check the simulations against an independent model.
     """
     from simlab.lti import feedback, series
 
