@@ -1,0 +1,253 @@
+"""Friction models (摩擦模型): the static Stribeck curve and the LuGre model.
+
+Static (steady-state) model, seed 002 eq. (1): Coulomb, static and viscous friction with the
+Stribeck effect,
+
+    F_ss(v) = sgn(v) g(v) + sigma2 v,    g(v) = Fc + (Fs - Fc) exp(-|v / vs|^n).
+
+LuGre model (Canudas de Wit, Olsson, Astrom and Lischinsky, IEEE TAC 40(3), 1995): the average
+deflection z of the contact "bristles" obeys
+
+    dz/dt = v - sigma0 |v| z / g(v),     F = sigma0 z + sigma1 dz/dt + sigma2 v.
+
+At constant v the bristle state relaxes to z_ss = sgn(v) g(v) / sigma0 with the rate
+sigma0 |v| / g(v), which is what makes the model stiff: with sigma0 = 1e5 N/m, g = 1 N and
+v = 0.1 m/s the time constant is 0.1 ms. :func:`bristle_step` offers the exact update for v held
+over a step (the discrete-similarity idea applied to the bristle equation), implicit Euler, and
+explicit Euler and RK4 for comparison. :meth:`LuGre.sfunction` replays the discrete S-function of
+seeds 000/001 sample by sample.
+
+Used in lab08 (LuGre friction).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from simlab._validate import as_finite_scalar, as_positive_scalar, as_real_array
+
+__all__ = ["stribeck", "static_friction", "LuGre", "SFunctionResult", "bristle_step", "BRISTLE_METHODS",
+           "SEED_PARAMETERS", "CANUDAS_1995"]
+
+BRISTLE_METHODS = ("exponential", "implicit", "euler", "rk4")
+
+
+def _check_curve(Fc, Fs, vs, n):
+    Fc = as_finite_scalar(Fc, "Fc")
+    Fs = as_finite_scalar(Fs, "Fs")
+    if Fc < 0 or Fs < 0:
+        raise ValueError(f"Fc and Fs must be >= 0 (friction force levels), got Fc = {Fc!r}, Fs = {Fs!r}.")
+    vs = as_positive_scalar(vs, "vs")
+    n = as_positive_scalar(n, "n")
+    return Fc, Fs, vs, n
+
+
+def stribeck(v, Fc, Fs, vs, n=2):
+    """Stribeck function g(v) = Fc + (Fs - Fc) exp(-|v/vs|^n) (N), array-friendly.
+
+    Examples
+    --------
+    >>> from simlab.friction import stribeck
+    >>> round(float(stribeck(0.0, 1.0, 1.5, 0.001)), 6), round(float(stribeck(1.0, 1.0, 1.5, 0.001)), 6)
+    (1.5, 1.0)
+    """
+    Fc, Fs, vs, n = _check_curve(Fc, Fs, vs, n)
+    v = as_real_array(v, "v")
+    return Fc + (Fs - Fc) * np.exp(-np.abs(v / vs) ** n)
+
+
+def static_friction(v, Fc, Fs, vs, sigma2, n=2):
+    """Static friction model F = sgn(v) g(v) + sigma2 v (seed 002, eq. 1), in N.
+
+    At v = 0 the model gives 0 (sgn 0 = 0): a static map cannot say which force it holds while
+    stuck, which is exactly what a dynamic model adds.
+    """
+    sigma2 = as_finite_scalar(sigma2, "sigma2")
+    if sigma2 < 0:
+        raise ValueError(f"sigma2 must be >= 0, got {sigma2!r}.")
+    v = as_real_array(v, "v")
+    return np.sign(v) * stribeck(v, Fc, Fs, vs, n) + sigma2 * v
+
+
+@dataclass(frozen=True)
+class SFunctionResult:
+    """Replay of the seed's S-function: unpacks as ``t, F``; ``x`` holds [z, zdot] per sample."""
+
+    t: np.ndarray
+    F: np.ndarray
+    x: np.ndarray
+
+    def __iter__(self):
+        return iter((self.t, self.F))
+
+
+@dataclass(frozen=True)
+class LuGre:
+    """LuGre friction model parameters (the public contract: keyword fields with these names).
+
+    Attributes
+    ----------
+    Fc : float
+        Coulomb friction level (N).
+    Fs : float
+        Static (break-away) friction level (N); Fc > Fs is allowed but warned about.
+    vs : float
+        Stribeck velocity (m/s), > 0.
+    sigma0 : float
+        Bristle stiffness (N/m), > 0.
+    sigma1 : float
+        Bristle (micro-)damping (N s/m), >= 0.
+    sigma2 : float
+        Viscous friction coefficient (N s/m), >= 0.
+    n : float
+        Stribeck exponent (default 2).
+
+    Examples
+    --------
+    >>> from simlab.friction import LuGre
+    >>> model = LuGre(Fc=1.0, Fs=1.5, vs=0.001, sigma0=1e5, sigma1=316.0, sigma2=0.4)
+    >>> round(float(model.steady_state_force(0.1)), 6)
+    1.04
+    """
+
+    Fc: float
+    Fs: float
+    vs: float
+    sigma0: float
+    sigma1: float
+    sigma2: float
+    n: float = 2.0
+
+    def __post_init__(self):
+        _check_curve(self.Fc, self.Fs, self.vs, self.n)
+        as_positive_scalar(self.sigma0, "sigma0")
+        for name in ("sigma1", "sigma2"):
+            value = as_finite_scalar(getattr(self, name), name)
+            if value < 0:
+                raise ValueError(f"{name} must be >= 0, got {value!r}.")
+        if self.Fc > self.Fs:
+            warnings.warn(
+                f"Fc = {self.Fc:g} > Fs = {self.Fs:g}: the Stribeck curve rises with speed instead of "
+                f"falling (no stick-slip from the Stribeck effect); usually Fs > Fc.",
+                UserWarning,
+                stacklevel=3,
+            )
+
+    def g(self, v):
+        """Stribeck function g(v) (N)."""
+        return stribeck(v, self.Fc, self.Fs, self.vs, self.n)
+
+    def z_ss(self, v):
+        """Steady-state bristle deflection z_ss = sgn(v) g(v) / sigma0 (m)."""
+        return np.sign(as_real_array(v, "v")) * self.g(v) / self.sigma0
+
+    def zdot(self, v, z):
+        """Bristle equation dz/dt = v - sigma0 |v| z / g(v) (m/s)."""
+        v = as_real_array(v, "v")
+        return v - self.sigma0 * np.abs(v) * np.asarray(z, dtype=float) / self.g(v)
+
+    def force(self, v, z):
+        """Friction force F = sigma0 z + sigma1 dz/dt + sigma2 v (N)."""
+        v = as_real_array(v, "v")
+        return self.sigma0 * np.asarray(z, dtype=float) + self.sigma1 * self.zdot(v, z) + self.sigma2 * v
+
+    def steady_state_force(self, v):
+        """Force at constant v after the bristles settle: sgn(v) g(v) + sigma2 v (the static curve)."""
+        return static_friction(v, self.Fc, self.Fs, self.vs, self.sigma2, self.n)
+
+    def sfunction(self, v, Ts=0.001, x0=(0.0, 0.0)):
+        """Replay the discrete S-function of seed 000 for a sampled velocity v[k], exactly.
+
+        State x = [z, zdot]. Each sample, as Simulink calls mdlOutputs then mdlUpdate (direct
+        feedthrough):
+
+            F[k]   = sigma0 x1[k] + sigma1 x2[k] + sigma2 v[k]
+            x[k+1] = [[1, Ts], [-sigma0 |v[k]| / g(v[k]), 0]] x[k] + [0, 1] v[k]
+
+        so z[k+1] = z[k] + Ts zdot[k-1]: an Euler step with a lagged slope.
+
+        Parameters
+        ----------
+        v : array_like, shape (N,)
+            Velocity samples (m/s), finite.
+        Ts : float
+            Sample time (s), > 0 (the seed's 1 ms).
+        x0 : (float, float)
+            Initial [z, zdot] (the seed's remark tries [0; -10]).
+
+        Returns
+        -------
+        SFunctionResult
+            ``t`` (k Ts), ``F`` (N), ``x`` (shape (N, 2), the state at each sample).
+        """
+        v = as_real_array(v, "v", ndim=1)
+        Ts = as_positive_scalar(Ts, "Ts")
+        x = as_real_array(x0, "x0", ndim=1)
+        if x.shape != (2,):
+            raise ValueError(f"x0 must be [z, zdot], got shape {x.shape}.")
+        g = self.g(v)
+        F = np.empty(len(v))
+        states = np.empty((len(v), 2))
+        x1, x2 = float(x[0]), float(x[1])
+        for k in range(len(v)):
+            states[k] = x1, x2
+            F[k] = self.sigma0 * x1 + self.sigma1 * x2 + self.sigma2 * v[k]  # mdlOutputs
+            x1, x2 = x1 + Ts * x2, -self.sigma0 * abs(v[k]) / g[k] * x1 + v[k]  # mdlUpdate
+        return SFunctionResult(t=Ts * np.arange(len(v)), F=F, x=states)
+
+
+def bristle_step(model, z, v, T, method="exponential"):
+    """Advance the bristle state z over a step T with the velocity v held constant.
+
+    Methods:
+
+    * ``"exponential"``: exact for constant v, z+ = z_ss + (z - z_ss) exp(-sigma0 |v| T / g(v));
+      stable for every T;
+    * ``"implicit"``: implicit Euler, z+ = (z + T v) / (1 + T sigma0 |v| / g(v)); stable for every T;
+    * ``"euler"``: z+ = z + T dz/dt, stable only for T sigma0 |v| / g(v) < 2;
+    * ``"rk4"``: one RK4 step of dz/dt, stable only for T sigma0 |v| / g(v) < 2.785.
+
+    Parameters
+    ----------
+    model : LuGre
+    z, v : float or array_like (broadcast together)
+    T : float
+        Step (s), > 0.
+    method : str
+
+    Returns
+    -------
+    ndarray or float
+        z at the end of the step.
+    """
+    if not isinstance(model, LuGre):
+        raise TypeError(f"model must be a LuGre parameter set, got {type(model).__name__}.")
+    T = as_positive_scalar(T, "T")
+    if method not in BRISTLE_METHODS:
+        raise ValueError(f"method must be one of {BRISTLE_METHODS}, got {method!r}.")
+    v = as_real_array(v, "v")
+    z = as_real_array(z, "z")
+    rate = model.sigma0 * np.abs(v) / model.g(v)  # relaxation rate sigma0 |v| / g(v) (1/s)
+    if method == "exponential":
+        z_ss = np.sign(v) * model.g(v) / model.sigma0
+        return z_ss + (z - z_ss) * np.exp(-rate * T)
+    if method == "implicit":
+        return (z + T * v) / (1.0 + T * rate)
+    if method == "euler":
+        return z + T * (v - rate * z)
+    k1 = v - rate * z
+    k2 = v - rate * (z + 0.5 * T * k1)
+    k3 = v - rate * (z + 0.5 * T * k2)
+    k4 = v - rate * (z + T * k3)
+    return z + T / 6.0 * (k1 + 2 * k2 + 2 * k3 + k4)
+
+
+#: The seed's parameter table (seed 000, 表1; units as the seed gives none: N, m/s, N/m, N s/m).
+SEED_PARAMETERS = dict(Fc=2.4440, Fs=0.5991, vs=0.0103, sigma0=0.4766, sigma1=0.2701, sigma2=0.0049)
+
+#: The classic parameter set of Canudas de Wit et al. (1995): sigma0 = 1e5 N/m,
+#: sigma1 = sqrt(1e5) N s/m, sigma2 = 0.4 N s/m, Fc = 1 N, Fs = 1.5 N, vs = 0.001 m/s (with m = 1 kg).
+CANUDAS_1995 = dict(Fc=1.0, Fs=1.5, vs=0.001, sigma0=1e5, sigma1=float(np.sqrt(1e5)), sigma2=0.4)

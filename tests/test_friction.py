@@ -1,0 +1,129 @@
+"""Friction models: the static curve, LuGre's steady state, the bristle updates, the seed's S-function."""
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy.integrate import solve_ivp
+
+from simlab.friction import (
+    CANUDAS_1995,
+    SEED_PARAMETERS,
+    LuGre,
+    bristle_step,
+    static_friction,
+    stribeck,
+)
+
+MODEL = LuGre(**CANUDAS_1995)
+
+
+def seed_model():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return LuGre(**SEED_PARAMETERS)
+
+
+def test_static_curve_definition():
+    """Definition (seed 002 eq. 1): sgn(v)(Fc + (Fs - Fc) e^{-|v/vs|^2}) + sigma2 v."""
+    v = np.linspace(-0.05, 0.05, 101)
+    expected = np.sign(v) * (1.0 + 0.5 * np.exp(-np.abs(v / 0.001) ** 2)) + 0.4 * v
+    np.testing.assert_allclose(static_friction(v, 1.0, 1.5, 0.001, 0.4), expected, rtol=1e-14)
+    np.testing.assert_allclose(static_friction(-v, 1.0, 1.5, 0.001, 0.4), -expected, rtol=1e-14)
+
+
+def test_stribeck_limits():
+    assert float(stribeck(0.0, 1.0, 1.5, 0.001)) == 1.5
+    assert float(stribeck(1.0, 1.0, 1.5, 0.001)) == pytest.approx(1.0)
+
+
+def test_dynamic_steady_state_equals_the_static_curve():
+    """At z = z_ss the bristle rate is zero and the LuGre force is the static curve."""
+    v = np.array([-0.1, -0.002, -1e-4, 1e-4, 0.0005, 0.003, 0.2])
+    z = MODEL.z_ss(v)
+    np.testing.assert_allclose(MODEL.zdot(v, z), 0.0, atol=1e-15)
+    np.testing.assert_allclose(MODEL.force(v, z), MODEL.steady_state_force(v), rtol=1e-12)
+
+
+@pytest.mark.parametrize("v", [-0.05, 1e-4, 0.1])
+@pytest.mark.parametrize("T", [1e-5, 1e-3])
+def test_exponential_update_is_exact_for_constant_velocity(v, T):
+    """Oracle: solve_ivp (Radau, rtol 1e-12) of dz/dt = v - sigma0 |v| z / g(v) with v constant."""
+    z0 = -2e-5
+    reference = solve_ivp(lambda t, z: MODEL.zdot(v, z), (0, T), [z0], method="Radau",
+                          rtol=1e-12, atol=1e-18).y[0, -1]
+    assert float(bristle_step(MODEL, z0, v, T, "exponential")) == pytest.approx(reference, rel=1e-9, abs=1e-17)
+
+
+def test_implicit_euler_is_first_order_and_stable_at_large_steps():
+    v, z0, t_end = 0.1, 0.0, 2e-4
+    exact = float(bristle_step(MODEL, z0, v, t_end, "exponential"))
+    errors = []
+    for steps in (10, 20, 40):
+        z = z0
+        for _ in range(steps):
+            z = bristle_step(MODEL, z, v, t_end / steps, "implicit")
+        errors.append(abs(float(z) - exact))
+    assert np.log2(errors[0] / errors[1]) == pytest.approx(1.0, abs=0.15)
+    # T sigma0 |v| / g = 1e-3 * 1e5 * 0.1 / 1 = 1e4: implicit Euler lands near z_ss, no overshoot
+    z = float(bristle_step(MODEL, 0.0, v, 1e-3, "implicit"))
+    assert 0 < z <= float(MODEL.z_ss(v))
+
+
+@pytest.mark.parametrize("method, limit", [("euler", 2.0), ("rk4", 2.7853)])
+def test_explicit_updates_are_stable_only_below_their_limit(method, limit):
+    """Oracle: the stability intervals of lab02 (z h lambda with lambda = -sigma0 |v| / g)."""
+    v = 0.1
+    rate = MODEL.sigma0 * v / float(MODEL.g(v))
+    z_ss = float(MODEL.z_ss(v))
+    for factor, grows in ((0.95, False), (1.05, True)):
+        T = factor * limit / rate
+        z = 0.0
+        for _ in range(200):
+            z = float(bristle_step(MODEL, z, v, T, method))
+        assert (abs(z - z_ss) > abs(z_ss)) == grows
+
+
+def _seed_listing(v_samples, x0):
+    """The seed's S-function, translated line by line (its numbers hard-coded as in the listing)."""
+    x = np.array(x0, dtype=float).reshape(2, 1)
+    out = []
+    for w in v_samples:
+        out.append((np.array([[0.4766, 0.2701]]) @ x + 0.0049 * w).item())  # mdlOutputs
+        gw = 2.4440 + (0.5991 - 2.4440) * np.exp(-(w / 0.0103) ** 2)
+        x = np.array([[1, 0.001], [-0.4766 * (abs(w) / gw), 0]]) @ x + np.array([[0], [1]]) * w  # mdlUpdate
+    return np.array(out)
+
+
+@pytest.mark.parametrize("x0", [(0.0, 0.0), (0.0, -10.0)])
+def test_sfunction_replays_the_seed_listing(x0):
+    t = 0.001 * np.arange(5000)
+    v = 0.02 * np.sin(2 * np.pi * t)
+    result = seed_model().sfunction(v, Ts=0.001, x0=x0)
+    np.testing.assert_allclose(result.F, _seed_listing(v, x0), rtol=1e-13, atol=1e-13)
+    assert result.x.shape == (5000, 2)
+
+
+def test_fc_above_fs_is_allowed_with_a_warning():
+    with pytest.warns(UserWarning, match="Fc = 2.444 > Fs = 0.5991"):
+        LuGre(**SEED_PARAMETERS)
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [({"vs": 0.0}, "vs must be positive"), ({"Fc": -1.0}, "Fc and Fs must be >= 0"),
+     ({"sigma0": 0.0}, "sigma0 must be positive"), ({"sigma1": -1.0}, "sigma1 must be >= 0"),
+     ({"Fs": float("nan")}, "Fs must be a finite number")],
+)
+def test_bad_parameters_are_rejected(change, message):
+    with pytest.raises(ValueError, match=message):
+        LuGre(**{**CANUDAS_1995, **change})
+
+
+def test_bad_sfunction_inputs_are_rejected():
+    with pytest.raises(ValueError, match="Ts must be positive"):
+        MODEL.sfunction([0.0, 0.1], Ts=0.0)
+    with pytest.raises(ValueError, match="v must be finite"):
+        MODEL.sfunction([0.0, np.inf])
+    with pytest.raises(ValueError, match="method must be one of"):
+        bristle_step(MODEL, 0.0, 0.1, 1e-3, "trapezoid")
