@@ -30,7 +30,7 @@ import numpy as np
 from simlab._validate import as_finite_scalar, as_positive_scalar, as_real_array
 
 __all__ = ["stribeck", "static_friction", "LuGre", "SFunctionResult", "bristle_step", "BRISTLE_METHODS",
-           "SEED_PARAMETERS", "CANUDAS_1995"]
+           "SEED_PARAMETERS", "CANUDAS_1995", "spring_block", "SpringBlockResult", "SPRING_BLOCK_METHODS"]
 
 BRISTLE_METHODS = ("exponential", "implicit", "euler", "rk4")
 
@@ -251,3 +251,112 @@ SEED_PARAMETERS = dict(Fc=2.4440, Fs=0.5991, vs=0.0103, sigma0=0.4766, sigma1=0.
 #: The classic parameter set of Canudas de Wit et al. (1995): sigma0 = 1e5 N/m,
 #: sigma1 = sqrt(1e5) N s/m, sigma2 = 0.4 N s/m, Fc = 1 N, Fs = 1.5 N, vs = 0.001 m/s (with m = 1 kg).
 CANUDAS_1995 = dict(Fc=1.0, Fs=1.5, vs=0.001, sigma0=1e5, sigma1=float(np.sqrt(1e5)), sigma2=0.4)
+
+
+@dataclass(frozen=True)
+class SpringBlockResult:
+    """Spring-block simulation; unpacks as ``t, x``. Fields: t, x (m), v (m/s), F (N), z (m)."""
+
+    t: np.ndarray
+    x: np.ndarray
+    v: np.ndarray
+    F: np.ndarray
+    z: np.ndarray
+    method: str
+    h: float
+
+    def __iter__(self):
+        return iter((self.t, self.x))
+
+
+SPRING_BLOCK_METHODS = ("exponential", "implicit", "euler", "rk4")
+
+
+def spring_block(model, k, v_pull, m, t_end, h, method="exponential", x0=0.0, v0=0.0, z0=0.0):
+    """Stick-slip of a block of mass m on a LuGre surface, pulled through a spring k at speed v_pull.
+
+    Equations (the classic set-up of Canudas de Wit et al. 1995):
+
+        x' = v,   m v' = k (v_pull t - x) - F,   F = sigma0 z + sigma1 z' + sigma2 v,
+        z' = v - sigma0 |v| z / g(v).
+
+    ``method="exponential"`` and ``"implicit"`` advance the bristle state z over each step with
+    v held, by its exact exponential or by implicit Euler (both stable whatever the bristle rate
+    sigma0 |v| / g), then the block with the step-averaged friction force, velocity by the force
+    balance, position by the trapezoidal rule. ``"euler"`` and ``"rk4"`` integrate the three
+    states explicitly (for comparison: they need h below 2/rate and 2.785/rate).
+
+    Parameters
+    ----------
+    model : LuGre
+    k : float
+        Spring stiffness (N/m), > 0.
+    v_pull : float
+        Speed of the spring's far end (m/s).
+    m : float
+        Mass (kg), > 0.
+    t_end, h : float
+        Span [0, t_end] and step (s); h must divide t_end.
+    method : {"exponential", "implicit", "euler", "rk4"}
+    x0, v0, z0 : float
+        Initial position, velocity and bristle state.
+
+    Returns
+    -------
+    SpringBlockResult
+    """
+    import math
+
+    from simlab.integrators import NonFiniteStateError, rk4 as rk4_integrate, euler as euler_integrate, time_grid
+
+    if not isinstance(model, LuGre):
+        raise TypeError(f"model must be a LuGre parameter set, got {type(model).__name__}.")
+    k = as_positive_scalar(k, "k")
+    m = as_positive_scalar(m, "m")
+    v_pull = as_finite_scalar(v_pull, "v_pull")
+    if method not in SPRING_BLOCK_METHODS:
+        raise ValueError(f"method must be one of {SPRING_BLOCK_METHODS}, got {method!r}.")
+    t, h = time_grid((0.0, t_end), h)
+    s0, s1, s2 = model.sigma0, model.sigma1, model.sigma2
+    Fc, dF, vs, n = model.Fc, model.Fs - model.Fc, model.vs, model.n
+
+    def g(v):
+        return Fc + dF * math.exp(-abs(v / vs) ** n)
+
+    if method in ("euler", "rk4"):
+        def f(time, state):
+            x, v, z = state
+            zdot = v - s0 * abs(v) * z / g(v)
+            F = s0 * z + s1 * zdot + s2 * v
+            return np.array([v, (k * (v_pull * time - x) - F) / m, zdot])
+
+        integrate = rk4_integrate if method == "rk4" else euler_integrate
+        t, states = integrate(f, (0.0, t_end), [x0, v0, z0], h)
+        x, v, z = states.T
+        zdot = v - s0 * np.abs(v) * z / model.g(v)
+        F = s0 * z + s1 * zdot + s2 * v
+        return SpringBlockResult(t, x, v, F, z, method, h)
+
+    N = len(t) - 1
+    xs, vs_, Fs_, zs = np.empty(N + 1), np.empty(N + 1), np.empty(N + 1), np.empty(N + 1)
+    x, v, z = float(x0), float(v0), float(z0)
+    exponential = method == "exponential"
+    for i in range(N):
+        gv = g(v)
+        rate = s0 * abs(v) / gv  # bristle relaxation rate (1/s)
+        if exponential:
+            z_ss = math.copysign(gv / s0, v) if v != 0.0 else 0.0
+            z_new = z_ss + (z - z_ss) * math.exp(-rate * h)  # exact for v held
+        else:
+            z_new = (z + h * v) / (1.0 + h * rate)  # implicit Euler
+        F = s0 * 0.5 * (z + z_new) + s1 * (z_new - z) / h + s2 * v  # friction averaged over the step
+        xs[i], vs_[i], Fs_[i], zs[i] = x, v, s0 * z + s1 * (v - rate * z) + s2 * v, z
+        spring = k * (v_pull * (t[i] + 0.5 * h) - (x + 0.5 * h * v))  # spring force at mid-step
+        v_new = v + h * (spring - F) / m
+        x = x + 0.5 * h * (v + v_new)
+        v, z = v_new, z_new
+        if not (math.isfinite(x) and math.isfinite(v)):
+            raise NonFiniteStateError(f"spring_block ({method}): the state became inf or NaN at step {i + 1}.")
+    rate = s0 * abs(v) / g(v)
+    xs[N], vs_[N], Fs_[N], zs[N] = x, v, s0 * z + s1 * (v - rate * z) + s2 * v, z
+    return SpringBlockResult(t, xs, vs_, Fs_, zs, method, h)

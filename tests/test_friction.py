@@ -127,3 +127,71 @@ def test_bad_sfunction_inputs_are_rejected():
         MODEL.sfunction([0.0, np.inf])
     with pytest.raises(ValueError, match="method must be one of"):
         bristle_step(MODEL, 0.0, 0.1, 1e-3, "trapezoid")
+
+
+def _stick_slip_metrics(t, v, threshold=0.05):
+    """Period (mean spacing of slip onsets, v crossing threshold upward, after two cycles) and peak speed."""
+    onsets = t[np.flatnonzero((v[:-1] < threshold) & (v[1:] >= threshold))]
+    return float(np.mean(np.diff(onsets)[2:])), float(np.max(v))
+
+
+@pytest.fixture(scope="module")
+def radau_stick_slip():
+    """Oracle: solve_ivp(method="Radau", rtol 1e-9) on the spring-block with LuGre friction, 30 s."""
+    p = CANUDAS_1995
+
+    def f(t, y):
+        x, v, z = y
+        g = p["Fc"] + (p["Fs"] - p["Fc"]) * np.exp(-(v / p["vs"]) ** 2)
+        zdot = v - p["sigma0"] * abs(v) * z / g
+        F = p["sigma0"] * z + p["sigma1"] * zdot + p["sigma2"] * v
+        return [v, 2.0 * (0.1 * t - x) - F, zdot]
+
+    solution = solve_ivp(f, (0, 30), [0, 0, 0], method="Radau", rtol=1e-9, atol=1e-12, max_step=1e-2,
+                         dense_output=True)
+    t = np.linspace(0, 30, 300001)
+    return _stick_slip_metrics(t, solution.sol(t)[1])
+
+
+@pytest.mark.parametrize("method", ["exponential", "implicit"])
+def test_stick_slip_period_and_peak_speed_match_radau(method, radau_stick_slip):
+    from simlab.friction import spring_block
+
+    result = spring_block(MODEL, k=2.0, v_pull=0.1, m=1.0, t_end=30.0, h=1e-3, method=method)
+    period, peak = _stick_slip_metrics(result.t, result.v)
+    assert period == pytest.approx(radau_stick_slip[0], rel=2e-3)
+    assert peak == pytest.approx(radau_stick_slip[1], rel=2e-3)
+
+
+def test_spring_block_sticks_between_slips():
+    from simlab.friction import spring_block
+
+    result = spring_block(MODEL, 2.0, 0.1, 1.0, 20.0, 1e-3)
+    stuck = np.abs(result.v) < 1e-3
+    assert 0.3 < stuck.mean() < 0.95  # most of the time stuck, with slips in between
+    assert np.max(np.abs(result.F)) < MODEL.Fs * 1.05
+
+
+def test_explicit_rk4_is_wrong_above_its_bristle_limit(radau_stick_slip):
+    """Above 2.785 / (sigma0 |v| / g) RK4 does not blow up here: the bristle state flips between
+    two values and the block never slips properly (peak speed far too low). Below it, RK4 agrees."""
+    from simlab.friction import spring_block
+
+    coarse = spring_block(MODEL, 2.0, 0.1, 1.0, 20.0, 1e-3, method="rk4")
+    assert np.max(coarse.v) < 0.5 * radau_stick_slip[1]
+    fine = spring_block(MODEL, 2.0, 0.1, 1.0, 20.0, 5e-5, method="rk4")
+    assert np.max(fine.v) == pytest.approx(radau_stick_slip[1], rel=5e-3)
+
+
+def test_spring_block_result_fields_and_bad_input():
+    from simlab.friction import spring_block
+
+    result = spring_block(MODEL, 2.0, 0.1, 1.0, 1.0, 1e-3)
+    t, x = result
+    assert t.shape == x.shape == result.v.shape == result.F.shape == (1001,)
+    with pytest.raises(ValueError, match="k must be positive"):
+        spring_block(MODEL, 0.0, 0.1, 1.0, 1.0, 1e-3)
+    with pytest.raises(ValueError, match="method must be one of"):
+        spring_block(MODEL, 2.0, 0.1, 1.0, 1.0, 1e-3, method="leapfrog")
+    with pytest.raises(TypeError, match="LuGre parameter set"):
+        spring_block(CANUDAS_1995, 2.0, 0.1, 1.0, 1.0, 1e-3)
