@@ -158,6 +158,37 @@ class LuGre:
         """Force at constant v after the bristles settle: sgn(v) g(v) + sigma2 v (the static curve)."""
         return static_friction(v, self.Fc, self.Fs, self.vs, self.sigma2, self.n)
 
+    @property
+    def sigma1_passive_limit(self):
+        """Largest sigma1 for which the map v -> F is passive: sigma2 Fc / (Fs - Fc) (inf if Fs <= Fc).
+
+        Source: K. J. Astrom and C. Canudas-de-Wit, "Revisiting the LuGre friction model",
+        IEEE Control Systems Magazine 28(6), 101-114, 2008, eq. (7): the model is passive if
+        sigma2 > sigma1 (Fs - Fc) / Fc. (The same bound follows from the storage function
+        sigma0 z^2 / 2 and |sigma0 z| <= Fs at large velocities.)
+        """
+        if self.Fs <= self.Fc:
+            return float("inf")
+        return self.sigma2 * self.Fc / (self.Fs - self.Fc)
+
+    def check_passivity(self, warn=True):
+        """True if sigma1 satisfies the passivity (dissipativity) condition; warn otherwise.
+
+        See :attr:`sigma1_passive_limit` for the condition and its source. The classic set of
+        Canudas de Wit et al. (1995), sigma1 = sqrt(1e5) with sigma2 = 0.4, violates it (limit
+        0.8 N s/m), as Astrom and Canudas-de-Wit point out in 2008.
+        """
+        passive = self.sigma1 < self.sigma1_passive_limit
+        if not passive and warn:
+            warnings.warn(
+                f"sigma1 = {self.sigma1:g} N s/m exceeds the passivity limit sigma2 Fc/(Fs - Fc) = "
+                f"{self.sigma1_passive_limit:.3g} N s/m (Astrom and Canudas-de-Wit 2008, eq. 7): the "
+                f"friction can return energy over some motions.",
+                UserWarning,
+                stacklevel=2,
+            )
+        return passive
+
     def sfunction(self, v, Ts=0.001, x0=(0.0, 0.0)):
         """Replay the discrete S-function of seed 000 for a sampled velocity v[k], exactly.
 

@@ -195,3 +195,19 @@ def test_spring_block_result_fields_and_bad_input():
         spring_block(MODEL, 2.0, 0.1, 1.0, 1.0, 1e-3, method="leapfrog")
     with pytest.raises(TypeError, match="LuGre parameter set"):
         spring_block(CANUDAS_1995, 2.0, 0.1, 1.0, 1.0, 1e-3)
+
+
+def test_passivity_limit_is_astrom_canudas_2008_eq7():
+    """Oracle: eq. (7) of Astrom and Canudas-de-Wit (2008), sigma2 > sigma1 (Fs - Fc)/Fc, by hand."""
+    assert MODEL.sigma1_passive_limit == pytest.approx(0.4 * 1.0 / 0.5)
+    with pytest.warns(UserWarning, match="exceeds the passivity limit"):
+        assert not MODEL.check_passivity()
+    assert LuGre(**{**CANUDAS_1995, "sigma1": 0.5}).check_passivity()
+    assert seed_model().sigma1_passive_limit == float("inf")  # Fs < Fc: no Stribeck dip
+    assert seed_model().check_passivity()
+
+
+def test_passivity_check_can_be_silent():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert MODEL.check_passivity(warn=False) is False
