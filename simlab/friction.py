@@ -30,7 +30,8 @@ import numpy as np
 from simlab._validate import as_finite_scalar, as_positive_scalar, as_real_array
 
 __all__ = ["stribeck", "static_friction", "LuGre", "SFunctionResult", "bristle_step", "BRISTLE_METHODS",
-           "SEED_PARAMETERS", "CANUDAS_1995", "spring_block", "SpringBlockResult", "SPRING_BLOCK_METHODS"]
+           "SEED_PARAMETERS", "CANUDAS_1995", "spring_block", "SpringBlockResult", "SPRING_BLOCK_METHODS",
+           "velocity_response", "FrictionResponse", "block_with_force"]
 
 BRISTLE_METHODS = ("exponential", "implicit", "euler", "rk4")
 
@@ -391,3 +392,85 @@ def spring_block(model, k, v_pull, m, t_end, h, method="exponential", x0=0.0, v0
     rate = s0 * abs(v) / g(v)
     xs[N], vs_[N], Fs_[N], zs[N] = x, v, s0 * z + s1 * (v - rate * z) + s2 * v, z
     return SpringBlockResult(t, xs, vs_, Fs_, zs, method, h)
+
+
+@dataclass(frozen=True)
+class FrictionResponse:
+    """LuGre driven by a prescribed velocity; unpacks as ``t, F``. Fields: t, v, z, F."""
+
+    t: np.ndarray
+    v: np.ndarray
+    z: np.ndarray
+    F: np.ndarray
+
+    def __iter__(self):
+        return iter((self.t, self.F))
+
+
+def velocity_response(model, v, T, method="exponential", z0=0.0):
+    """Friction force for a prescribed velocity history v[k] sampled every T (v held over a step).
+
+    The bristle state is advanced by :func:`bristle_step`; the force at sample k uses the state
+    and the bristle rate at that sample, F[k] = sigma0 z[k] + sigma1 dz/dt(v[k], z[k]) + sigma2 v[k].
+    Used for frictional lag (F-v hysteresis loops) and to compare with the seed's S-function.
+
+    Returns
+    -------
+    FrictionResponse
+    """
+    if not isinstance(model, LuGre):
+        raise TypeError(f"model must be a LuGre parameter set, got {type(model).__name__}.")
+    v = as_real_array(v, "v", ndim=1)
+    T = as_positive_scalar(T, "T")
+    z = np.empty(len(v))
+    z[0] = as_finite_scalar(z0, "z0")
+    for k in range(len(v) - 1):
+        z[k + 1] = float(bristle_step(model, z[k], v[k], T, method))
+    return FrictionResponse(t=T * np.arange(len(v)), v=v, z=z, F=model.force(v, z))
+
+
+def block_with_force(model, force, m, t_end, h, method="exponential", x0=0.0, v0=0.0, z0=0.0):
+    """A block of mass m on a LuGre surface under an applied force ``force(t)`` (N).
+
+    m x'' = force(t) - F. Same scheme as :func:`spring_block` (the bristle state exact or
+    implicit over each step, the block with the step-averaged friction force). Used for the
+    pre-sliding displacement and the break-away force of lab08.
+
+    Returns
+    -------
+    SpringBlockResult
+    """
+    import math
+
+    from simlab.integrators import time_grid
+
+    if not isinstance(model, LuGre):
+        raise TypeError(f"model must be a LuGre parameter set, got {type(model).__name__}.")
+    if not callable(force):
+        raise TypeError(f"force must be a function force(t) in N, got {type(force).__name__}.")
+    m = as_positive_scalar(m, "m")
+    if method not in ("exponential", "implicit"):
+        raise ValueError(f"method must be 'exponential' or 'implicit', got {method!r}.")
+    t, h = time_grid((0.0, t_end), h)
+    s0, s1, s2 = model.sigma0, model.sigma1, model.sigma2
+    Fc, dF, vs, n = model.Fc, model.Fs - model.Fc, model.vs, model.n
+    N = len(t) - 1
+    xs, vv, FF, zz = (np.empty(N + 1) for _ in range(4))
+    x, v, z = float(x0), float(v0), float(z0)
+    for i in range(N + 1):
+        gv = Fc + dF * math.exp(-abs(v / vs) ** n)
+        rate = s0 * abs(v) / gv
+        xs[i], vv[i], zz[i] = x, v, z
+        FF[i] = s0 * z + s1 * (v - rate * z) + s2 * v
+        if i == N:
+            break
+        if method == "exponential":
+            z_ss = math.copysign(gv / s0, v) if v != 0.0 else 0.0
+            z_new = z_ss + (z - z_ss) * math.exp(-rate * h)
+        else:
+            z_new = (z + h * v) / (1.0 + h * rate)
+        F = s0 * 0.5 * (z + z_new) + s1 * (z_new - z) / h + s2 * v
+        v_new = v + h * (float(force(t[i] + 0.5 * h)) - F) / m
+        x = x + 0.5 * h * (v + v_new)
+        v, z = v_new, z_new
+    return SpringBlockResult(t, xs, vv, FF, zz, method, h)

@@ -211,3 +211,61 @@ def test_passivity_check_can_be_silent():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert MODEL.check_passivity(warn=False) is False
+
+
+def test_velocity_response_settles_on_the_static_curve():
+    from simlab.friction import velocity_response
+
+    result = velocity_response(MODEL, np.full(2000, 0.01), 1e-4)
+    assert result.F[-1] == pytest.approx(float(MODEL.steady_state_force(0.01)), rel=1e-9)
+
+
+def test_velocity_response_with_the_seed_model_matches_solve_ivp():
+    """Oracle: solve_ivp (Radau) of the bristle equation for v(t) = 0.02 sin(2 pi t), the seed's
+    non-stiff parameters, compared at the samples (v held over each 0.1 ms step: O(T) error)."""
+    from simlab.friction import velocity_response
+
+    model = seed_model()
+    T = 1e-4
+    t = T * np.arange(20001)
+    result = velocity_response(model, 0.02 * np.sin(2 * np.pi * t), T)
+    reference = solve_ivp(lambda tt, z: model.zdot(0.02 * np.sin(2 * np.pi * tt), z), (0, t[-1]), [0.0],
+                          t_eval=t, method="Radau", rtol=1e-10, atol=1e-14).y[0]
+    np.testing.assert_allclose(result.z, reference, atol=2e-6)
+
+
+def test_frictional_lag_loop_shrinks_with_frequency():
+    """Canudas de Wit et al. (1995): the F-v hysteresis loop for v = v0 (1 + sin wt) narrows its
+    force swing as the frequency grows (the friction lags the velocity)."""
+    from simlab.friction import velocity_response
+
+    T = 1e-4
+    t = np.arange(0, 4, T)
+    swings = []
+    for f in (1.0, 10.0, 25.0):
+        F = velocity_response(MODEL, 0.00125 * (1 + np.sin(2 * np.pi * f * t)), T).F[len(t) // 2:]
+        swings.append(F.max() - F.min())
+    assert swings[0] > swings[1] > swings[2]
+
+
+def test_break_away_force_falls_with_the_force_rate():
+    """Canudas de Wit et al. (1995): the break-away force drops when the applied force rises faster."""
+    from simlab.friction import block_with_force
+
+    forces = []
+    for rate in (0.5, 5.0, 50.0):
+        t_end = 3.0 / rate
+        result = block_with_force(MODEL, lambda t, r=rate: r * t, 1.0, t_end, t_end / 30000)
+        first = np.flatnonzero(np.abs(result.v) > 1e-3)[0]
+        forces.append(rate * result.t[first])
+    assert forces[0] > forces[1] > forces[2]
+    assert forces[0] == pytest.approx(MODEL.Fs, rel=0.05)
+
+
+def test_pre_sliding_displacement_is_spring_like_below_fs():
+    """A force below Fs moves the block only by the bristle deflection scale Fs/sigma0 (pre-sliding)."""
+    from simlab.friction import block_with_force
+
+    result = block_with_force(MODEL, lambda t: 0.8 * MODEL.Fs * np.sin(np.pi * t), 1.0, 4.0, 1e-4)
+    assert np.max(np.abs(result.x)) < 5 * MODEL.Fs / MODEL.sigma0
+    assert np.max(np.abs(result.v)) < 1e-3
