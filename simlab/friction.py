@@ -422,10 +422,28 @@ def velocity_response(model, v, T, method="exponential", z0=0.0):
         raise TypeError(f"model must be a LuGre parameter set, got {type(model).__name__}.")
     v = as_real_array(v, "v", ndim=1)
     T = as_positive_scalar(T, "T")
+    if method not in BRISTLE_METHODS:
+        raise ValueError(f"method must be one of {BRISTLE_METHODS}, got {method!r}.")
     z = np.empty(len(v))
     z[0] = as_finite_scalar(z0, "z0")
-    for k in range(len(v) - 1):
-        z[k + 1] = float(bristle_step(model, z[k], v[k], T, method))
+    if method in ("exponential", "implicit"):
+        # the same updates as bristle_step, with the per-sample factors computed for all samples at once
+        g = model.g(v)
+        rate = model.sigma0 * np.abs(v) / g
+        if method == "exponential":
+            decay = np.exp(-rate * T)
+            z_ss = np.sign(v) * g / model.sigma0
+            drive = z_ss * (1.0 - decay)  # z+ = z_ss + (z - z_ss) e^{-rate T} = decay z + drive
+        else:
+            decay = 1.0 / (1.0 + T * rate)
+            drive = T * v * decay  # z+ = (z + T v) / (1 + T rate)
+        zk = z[0]
+        for k in range(len(v) - 1):
+            zk = decay[k] * zk + drive[k]
+            z[k + 1] = zk
+    else:
+        for k in range(len(v) - 1):
+            z[k + 1] = float(bristle_step(model, z[k], v[k], T, method))
     return FrictionResponse(t=T * np.arange(len(v)), v=v, z=z, F=model.force(v, z))
 
 

@@ -30,6 +30,8 @@ __all__ = [
     "plot_drive_start",
     "plot_drive_phase",
     "plot_drive_windup",
+    "plot_lugre_behaviours",
+    "plot_seed_sfunction",
 ]
 
 #: (linestyle, marker) pairs cycled through by the plot helpers, readable in black and white.
@@ -368,4 +370,41 @@ def plot_drive_windup(study):
         ax.plot(result.t, result.n, label=f"{mode} (overshoot {entry['metrics']['overshoot']:.1f} %)", **_style(i))
     ax.set(xlabel="t (s)", ylabel="speed n (r/min)", title="Anti-windup of the PI regulators, no-load start")
     ax.legend()
+    return fig
+
+
+def plot_lugre_behaviours(data):
+    """Lab 08: the classic LuGre behaviours: frictional lag loops, break-away force, stick-slip."""
+    fig, (ax_lag, ax_break, ax_slip) = _figure(1, 3, figsize=(14, 4))
+    lag = data["lag"]
+    ax_lag.plot(lag["static_v"] * 1e3, lag["static_F"], color="black", linestyle=":", label="static curve")
+    for i, (f, loop) in enumerate(lag["loops"].items()):
+        ax_lag.plot(loop["v"] * 1e3, loop["F"], label=f"{f:g} Hz", **_style(i))
+    ax_lag.set(xlabel="velocity v (mm/s)", ylabel="friction F (N)", title="Frictional lag")
+    ax_lag.legend()
+    breaks = data["break_away"]
+    ax_break.semilogx(breaks["rates"], breaks["forces"], "ko-")
+    ax_break.axhline(breaks["Fs"], color="gray", linestyle="--", label="Fs")
+    ax_break.axhline(breaks["Fc"], color="gray", linestyle=":", label="Fc")
+    ax_break.set(xlabel="rate of the applied force (N/s)", ylabel="break-away force (N)", title="Break-away force")
+    ax_break.legend()
+    slip = data["stick_slip"]["result"]
+    ax_slip.plot(slip.t, slip.v, color="black")
+    ax_slip.set(xlabel="t (s)", ylabel="block velocity v (m/s)", title="Stick-slip, k = 2 N/m, v_pull = 0.1 m/s")
+    return fig
+
+
+def plot_seed_sfunction(comparison):
+    """Lab 08: the seed's S-function against the continuous model, for each initial state."""
+    fig, (ax, ax_err) = _figure(1, 2, figsize=(11, 4))
+    t = comparison["t"]
+    ax.plot(t, comparison["F_continuous"], color="black", label="continuous model")
+    for i, (x0, run) in enumerate(comparison["runs"].items(), start=1):
+        ax.plot(t, run["F"], label=f"S-function, x0 = {list(x0)}", **_style(i))
+        ax_err.semilogy(t, np.maximum(np.abs(run["F"] - comparison["F_continuous"]), 1e-12),
+                        label=f"x0 = {list(x0)}", **_style(i))
+    ax.set(xlabel="t (s)", ylabel="friction F (N)", title="Seed parameters, Ts = 1 ms")
+    ax.legend()
+    ax_err.set(xlabel="t (s)", ylabel="|F_S-function - F_continuous| (N)", title="Difference")
+    ax_err.legend()
     return fig

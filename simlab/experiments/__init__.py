@@ -65,6 +65,7 @@ EXPERIMENTS = {
         Experiment("lab05", "lab05_structure_graph", "Structure-graph simulation with connection matrices"),
         Experiment("lab06", "lab06_nonlinear_elements", "Nonlinear elements by per-element discrete similarity"),
         Experiment("lab07", "lab07_dc_motor", "The double-loop DC motor speed drive"),
+        Experiment("lab08", "lab08_lugre", "LuGre friction: the seed's S-function and a stable discretization"),
     )
 }
 

@@ -1,0 +1,288 @@
+"""Lab 08: the LuGre friction model, the seed's discrete S-function, and a stable discretization.
+
+1. The seed's parameters (seed 000, 表1): the S-function replayed sample by sample, the
+   continuous model, their difference, and the effect of the initial state (the seed's x0 = [0; -10]
+   remark); what Fc > Fs does to the Stribeck curve.
+2. The seed's discrete form is a lagged Euler scheme: for constant v its characteristic
+   equation is lambda^2 - lambda + a Ts = 0 with a = sigma0 |v| / g(v), stable only for a Ts < 1
+   (half the explicit-Euler limit). With realistic parameters at Ts = 1 ms it blows up; the
+   exponential (exact) update does not.
+3. The classic LuGre behaviours with the parameters of Canudas de Wit et al. (1995):
+   pre-sliding displacement, frictional lag, break-away force against the force rate, and
+   stick-slip of the spring-block (period and peak slip speed).
+4. Step size: explicit updates need h below the bristle stability limit.
+5. The static model cannot stick-slip in the same way: its result depends on the step.
+
+The seed does not give its input signal (its figure 3 is not in the text); the lab uses
+v(t) = -10 cos(pi t / 2), whose v(0) = -10 is what the seed's x0 = [0; -10] remark implies
+(x2 is the bristle rate, and dz/dt(0) = v(0) for z(0) = 0).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from simlab.experiments import ExperimentResult
+from simlab.friction import (
+    CANUDAS_1995,
+    SEED_PARAMETERS,
+    LuGre,
+    block_with_force,
+    spring_block,
+    static_friction,
+    velocity_response,
+)
+
+__all__ = [
+    "seed_model",
+    "classic_model",
+    "seed_velocity",
+    "continuous_response",
+    "seed_comparison",
+    "seed_scheme_roots",
+    "seed_scheme_limit",
+    "seed_scheme_blowup",
+    "stribeck_curves",
+    "pre_sliding",
+    "frictional_lag",
+    "break_away",
+    "stick_slip",
+    "stick_slip_metrics",
+    "step_size_study",
+    "static_spring_block",
+    "run",
+]
+
+TS = 0.001  #: the seed's sample time (s)
+
+
+def seed_model():
+    """LuGre with the seed's table (Fc > Fs: the warning is silenced here; the lab shows it)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return LuGre(**SEED_PARAMETERS)
+
+
+def classic_model():
+    """LuGre with the set of Canudas de Wit et al. (1995), for m = 1 kg."""
+    return LuGre(**CANUDAS_1995)
+
+
+def seed_velocity(t):
+    """The lab's input v(t) = -10 cos(pi t / 2) (v(0) = -10, as the seed's x0 remark implies)."""
+    return -10.0 * np.cos(0.5 * np.pi * np.asarray(t, dtype=float))
+
+
+def continuous_response(model, velocity, t):
+    """The continuous LuGre model for a velocity function, by solve_ivp (Radau, rtol 1e-10).
+
+    Returns (z, F) on the grid t; the reference the S-function is compared with.
+    """
+    from scipy.integrate import solve_ivp
+
+    solution = solve_ivp(lambda tt, z: model.zdot(velocity(tt), z), (t[0], t[-1]), [0.0], t_eval=t,
+                         method="Radau", rtol=1e-10, atol=1e-13)
+    z = solution.y[0]
+    return z, model.force(velocity(t), z)
+
+
+def seed_comparison(t_end=8.0, x0_values=((0.0, 0.0), (0.0, -10.0))):
+    """S-function replay against the continuous model for each initial state.
+
+    Returns
+    -------
+    dict
+        ``t``, ``v``, ``F_continuous`` and, per x0, ``F`` and the errors at t = 0 and after it.
+    """
+    model = seed_model()
+    t = TS * np.arange(round(t_end / TS) + 1)
+    v = seed_velocity(t)
+    _, F_cont = continuous_response(model, seed_velocity, t)
+    runs = {}
+    for x0 in x0_values:
+        F = model.sfunction(v, Ts=TS, x0=x0).F
+        error = np.abs(F - F_cont)
+        runs[tuple(x0)] = {"F": F, "error_at_0": float(error[0]), "max_error_after_0": float(np.max(error[1:]))}
+    return {"t": t, "v": v, "F_continuous": F_cont, "runs": runs}
+
+
+def seed_scheme_roots(a_Ts):
+    """Roots of the seed scheme's characteristic equation lambda^2 - lambda + a Ts = 0 (constant v)."""
+    return np.roots([1.0, -1.0, float(a_Ts)])
+
+
+def seed_scheme_limit():
+    """The stability limit a Ts < 1 of the seed scheme (|lambda| = sqrt(a Ts) for complex roots), by sympy."""
+    import sympy as sp
+
+    lam, c = sp.symbols("lambda c", positive=True)
+    roots = sp.solve(sp.Eq(lam**2 - lam + c, 0), lam)
+    # complex pair for c > 1/4: |lambda|^2 = product of the roots = c
+    product = sp.simplify(roots[0] * roots[1])
+    return float(sp.solve(sp.Eq(product, 1), c)[0])
+
+
+def seed_scheme_blowup(v=0.1, t_end=0.05):
+    """The seed's S-function with the classic (stiff) parameters at Ts = 1 ms against the exponential update.
+
+    For constant v = 0.1 m/s: a Ts = sigma0 |v| Ts / g = 1e5 * 0.1 * 1e-3 / 1 = 10, far above 1.
+    Returns the largest |F| of both (the exact steady force is g(v) + sigma2 v).
+    """
+    model = classic_model()
+    n = round(t_end / TS) + 1
+    velocity = np.full(n, v)
+    with np.errstate(over="ignore", invalid="ignore"):
+        seed = model.sfunction(velocity, Ts=TS).F
+    stable = velocity_response(model, velocity, TS).F
+    a_Ts = model.sigma0 * abs(v) * TS / float(model.g(v))
+    return {"a_Ts": a_Ts, "seed_max_abs_F": float(np.nanmax(np.abs(seed[np.isfinite(seed)]))),
+            "seed_F": seed, "exponential_F": stable, "steady": float(model.steady_state_force(v)),
+            "spectral_radius": float(np.max(np.abs(seed_scheme_roots(a_Ts))))}
+
+
+def stribeck_curves(v=None):
+    """Static curves of the seed's set (Fc > Fs) and of the same set with Fc and Fs swapped."""
+    if v is None:
+        v = np.linspace(-0.06, 0.06, 601)
+    p = SEED_PARAMETERS
+    seed = static_friction(v, p["Fc"], p["Fs"], p["vs"], p["sigma2"])
+    swapped = static_friction(v, p["Fs"], p["Fc"], p["vs"], p["sigma2"])
+    return {"v": v, "seed": seed, "swapped": swapped}
+
+
+def pre_sliding(fraction=0.8, t_end=4.0, h=1e-4):
+    """A force fraction * Fs sin(pi t) on a 1 kg block: displacement of the order Fs/sigma0, hysteresis."""
+    model = classic_model()
+    result = block_with_force(model, lambda t: fraction * model.Fs * np.sin(np.pi * t), 1.0, t_end, h)
+    return {"result": result, "force": fraction * model.Fs * np.sin(np.pi * result.t),
+            "max_displacement": float(np.max(np.abs(result.x))), "scale": model.Fs / model.sigma0}
+
+
+def frictional_lag(frequencies=(1.0, 10.0, 25.0), T=1e-4, t_end=4.0):
+    """F against v for v(t) = 1.25e-3 (1 + sin 2 pi f t): the loops of Canudas de Wit et al. (1995)."""
+    model = classic_model()
+    t = np.arange(0.0, t_end, T)
+    loops = {}
+    for f in frequencies:
+        v = 0.00125 * (1 + np.sin(2 * np.pi * f * t))
+        response = velocity_response(model, v, T)
+        last = t >= t_end - 1.0 / f  # the last period
+        loops[f] = {"v": v[last], "F": response.F[last]}
+    v_static = np.linspace(1e-6, 0.0025, 200)  # v > 0: the static curve's value at v = 0 is undefined
+    return {"loops": loops, "static_v": v_static, "static_F": model.steady_state_force(v_static)}
+
+
+def break_away(rates=(0.5, 1.0, 5.0, 10.0, 50.0), samples=30000):
+    """Break-away force (applied force when |v| first exceeds 1 mm/s) for ramps of the applied force."""
+    model = classic_model()
+    forces = []
+    for rate in rates:
+        t_end = 3.0 / rate
+        result = block_with_force(model, lambda t, r=rate: r * t, 1.0, t_end, t_end / samples)
+        first = np.flatnonzero(np.abs(result.v) > 1e-3)[0]
+        forces.append(float(rate * result.t[first]))
+    return {"rates": list(rates), "forces": forces, "Fs": model.Fs, "Fc": model.Fc}
+
+
+def stick_slip_metrics(t, v, threshold=0.05):
+    """Stick-slip period (mean spacing of slip onsets, the first cycle left out) and peak slip speed."""
+    onsets = t[np.flatnonzero((v[:-1] < threshold) & (v[1:] >= threshold))]
+    if len(onsets) < 3:
+        raise ValueError(f"need at least 3 slips to measure a period, found {len(onsets)}; simulate longer.")
+    return float(np.mean(np.diff(onsets)[1:])), float(np.max(v))
+
+
+def stick_slip(h=1e-3, t_end=40.0, method="exponential"):
+    """Spring-block k = 2 N/m, v_pull = 0.1 m/s, m = 1 kg with the classic LuGre set."""
+    result = spring_block(classic_model(), 2.0, 0.1, 1.0, t_end, h, method=method)
+    period, peak = stick_slip_metrics(result.t, result.v)
+    return {"result": result, "period": period, "peak": peak}
+
+
+def radau_stick_slip(t_end=40.0):
+    """Reference for the stick-slip: solve_ivp(method="Radau", rtol 1e-9) of the three states."""
+    from scipy.integrate import solve_ivp
+
+    p = CANUDAS_1995
+
+    def f(t, y):
+        x, v, z = y
+        g = p["Fc"] + (p["Fs"] - p["Fc"]) * np.exp(-(v / p["vs"]) ** 2)
+        zdot = v - p["sigma0"] * abs(v) * z / g
+        return [v, 2.0 * (0.1 * t - x) - (p["sigma0"] * z + p["sigma1"] * zdot + p["sigma2"] * v), zdot]
+
+    solution = solve_ivp(f, (0, t_end), [0, 0, 0], method="Radau", rtol=1e-9, atol=1e-12, max_step=1e-2,
+                         dense_output=True)
+    t = np.linspace(0, t_end, round(t_end / 1e-4) + 1)
+    period, peak = stick_slip_metrics(t, solution.sol(t)[1])
+    return {"period": period, "peak": peak}
+
+
+def step_size_study(reference=None, t_end=20.0):
+    """Period and peak error of each bristle method against Radau, at several steps."""
+    reference = radau_stick_slip(t_end) if reference is None else reference
+    rows = []
+    for method, steps in (("exponential", (1e-3, 5e-3)), ("implicit", (1e-3, 5e-3)),
+                          ("rk4", (1e-3, 1e-4, 5e-5)), ("euler", (1e-4, 2e-5))):
+        for h in steps:
+            entry = stick_slip(h, t_end, method)
+            rows.append({"method": method, "h": h,
+                         "period_error": (entry["period"] - reference["period"]) / reference["period"],
+                         "peak_error": (entry["peak"] - reference["peak"]) / reference["peak"]})
+    return {"reference": reference, "rows": rows}
+
+
+def static_spring_block(h, t_end=30.0):
+    """The spring-block with the static friction model F = sgn(v) g(v) + sigma2 v, by RK4.
+
+    Returns the fraction of time stuck (|v| < 1 mm/s) and the velocity range in the second half:
+    the answer changes with h (the discontinuity at v = 0 is met by chattering), unlike LuGre.
+    """
+    import math
+
+    from simlab.integrators import rk4
+
+    p = CANUDAS_1995
+    Fc, dF, vs, s2 = p["Fc"], p["Fs"] - p["Fc"], p["vs"], p["sigma2"]
+
+    def f(t, state):
+        x, v = state
+        # F = sgn(v) g(v) + sigma2 v, the same curve as simlab.friction.static_friction, inlined for speed
+        F = math.copysign(Fc + dF * math.exp(-(v / vs) ** 2), v) if v != 0.0 else 0.0
+        return np.array([v, 2.0 * (0.1 * t - x) - F - s2 * v])
+
+    t, y = rk4(f, (0.0, t_end), [0.0, 0.0], h)
+    v = y[:, 1]
+    half = v[len(v) // 2:]
+    return {"t": t, "v": v, "stuck_fraction": float(np.mean(np.abs(v) < 1e-3)),
+            "v_min": float(half.min()), "v_max": float(half.max())}
+
+
+def run():
+    """Run lab 08 headless."""
+    comparison = seed_comparison()
+    blowup = seed_scheme_blowup()
+    lag = frictional_lag()
+    breaks = break_away()
+    slip = stick_slip()
+    reference = radau_stick_slip()
+    static = {h: static_spring_block(h) for h in (1e-3, 1e-4)}
+    summary = []
+    for x0, entry in comparison["runs"].items():
+        summary.append((f"seed S-function x0 = {list(x0)}: |F error| at t = 0 / after",
+                        f"{entry['error_at_0']:.3f} / {entry['max_error_after_0']:.4f} N"))
+    summary.append(("seed scheme stability limit a Ts <", f"{seed_scheme_limit():g}"))
+    summary.append(("classic set at Ts = 1 ms: a Ts / spectral radius", f"{blowup['a_Ts']:.1f} / {blowup['spectral_radius']:.2f}"))
+    summary.append(("break-away force at 0.5 / 50 N/s", f"{breaks['forces'][0]:.3f} / {breaks['forces'][-1]:.3f} N"))
+    summary.append(("stick-slip period: exponential h = 1 ms / Radau", f"{slip['period']:.4f} / {reference['period']:.4f} s"))
+    summary.append(("peak slip speed: exponential / Radau", f"{slip['peak']:.4f} / {reference['peak']:.4f} m/s"))
+    for h, entry in static.items():
+        summary.append((f"static model, RK4 h = {h:g}: time stuck", f"{100 * entry['stuck_fraction']:.0f} %"))
+    data = {"comparison": comparison, "blowup": blowup, "lag": lag, "break_away": breaks,
+            "stick_slip": slip, "reference": reference, "static": static, "stribeck": stribeck_curves()}
+    return ExperimentResult(summary=summary,
+                            figures=[("lab08_sfunction", "plot_seed_sfunction", comparison),
+                                     ("lab08_behaviours", "plot_lugre_behaviours", data)],
+                            data=data)

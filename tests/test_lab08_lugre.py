@@ -1,0 +1,54 @@
+"""Lab 08 experiments: the seed's S-function, its stability, the classic LuGre behaviours."""
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from simlab.experiments import lab08_lugre as lab
+
+
+def test_seed_initial_state_remark():
+    """Seed 000: x0 = [0; -10] removes the error at t = 0 (x2 is dz/dt, and dz/dt(0) = v(0) = -10);
+    the remaining difference is the sampling error of Ts = 1 ms, about 1e-2 N."""
+    runs = lab.seed_comparison(t_end=4.0)["runs"]
+    assert runs[(0.0, 0.0)]["error_at_0"] == pytest.approx(0.2701 * 10, rel=1e-9)  # sigma1 |v(0)|
+    assert runs[(0.0, -10.0)]["error_at_0"] < 1e-12
+    assert runs[(0.0, -10.0)]["max_error_after_0"] < 0.02
+
+
+def test_seed_scheme_characteristic_equation():
+    """Oracle: sympy. For constant v the seed recurrence z[k+1] = z[k] + Ts (v - a z[k-1]) has the
+    characteristic polynomial lambda^2 - lambda + a Ts; its roots leave the unit circle at a Ts = 1."""
+    lam, c, k = sp.symbols("lambda c k")
+    z = sp.Function("z")
+    recurrence = z(k + 1) - z(k) + c * z(k - 1)  # homogeneous part
+    trial = recurrence.subs({z(k + 1): lam ** (k + 1), z(k): lam**k, z(k - 1): lam ** (k - 1)})
+    assert sp.simplify(trial / lam ** (k - 1) - (lam**2 - lam + c)) == 0
+    assert lab.seed_scheme_limit() == pytest.approx(1.0)
+    assert np.max(np.abs(lab.seed_scheme_roots(0.99))) < 1 < np.max(np.abs(lab.seed_scheme_roots(1.01)))
+
+
+def test_seed_scheme_blows_up_where_the_exponential_update_does_not():
+    blowup = lab.seed_scheme_blowup()
+    assert blowup["a_Ts"] == pytest.approx(10.0, rel=1e-3)
+    assert blowup["seed_max_abs_F"] > 1e10
+    np.testing.assert_allclose(blowup["exponential_F"][5:], blowup["steady"], rtol=1e-9)
+
+
+def test_fc_above_fs_turns_the_stribeck_dip_into_a_rise():
+    curves = lab.stribeck_curves()
+    positive = curves["v"] > 0
+    assert np.all(np.diff(curves["seed"][positive]) > 0)  # Fc > Fs: rises with speed
+    assert np.diff(curves["swapped"][positive])[0] < 0  # the usual case falls first
+
+
+def test_stick_slip_matches_radau_within_half_a_percent():
+    slip = lab.stick_slip(t_end=30.0)
+    reference = lab.radau_stick_slip(t_end=30.0)
+    assert slip["period"] == pytest.approx(reference["period"], rel=5e-3)
+    assert slip["peak"] == pytest.approx(reference["peak"], rel=5e-3)
+
+
+def test_static_model_result_depends_on_the_step():
+    coarse, fine = lab.static_spring_block(1e-3, 20.0), lab.static_spring_block(1e-4, 20.0)
+    assert abs(coarse["stuck_fraction"] - fine["stuck_fraction"]) > 0.2
