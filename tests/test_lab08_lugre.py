@@ -52,3 +52,11 @@ def test_stick_slip_matches_radau_within_half_a_percent():
 def test_static_model_result_depends_on_the_step():
     coarse, fine = lab.static_spring_block(1e-3, 20.0), lab.static_spring_block(1e-4, 20.0)
     assert abs(coarse["stuck_fraction"] - fine["stuck_fraction"]) > 0.2
+
+
+def test_step_size_study_reports_each_outcome():
+    reference = lab.radau_stick_slip(t_end=30.0)
+    study = lab.step_size_study(reference, cases=(("exponential", (1e-3,)), ("rk4", (1e-3,))))
+    exponential, rk4 = study["rows"]
+    assert exponential["status"] == "ok" and abs(exponential["period_error"]) < 5e-3
+    assert rk4["status"] in ("blew up", "wrong")

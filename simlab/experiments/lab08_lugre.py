@@ -50,6 +50,7 @@ __all__ = [
     "break_away",
     "stick_slip",
     "stick_slip_metrics",
+    "radau_stick_slip",
     "step_size_study",
     "static_spring_block",
     "run",
@@ -220,17 +221,34 @@ def radau_stick_slip(t_end=40.0):
     return {"period": period, "peak": peak}
 
 
-def step_size_study(reference=None, t_end=20.0):
-    """Period and peak error of each bristle method against Radau, at several steps."""
+DEFAULT_CASES = (("exponential", (1e-3, 5e-3)), ("implicit", (1e-3, 5e-3)),
+                 ("rk4", (1e-3, 1e-4, 5e-5)), ("euler", (1e-4, 2e-5)))
+
+
+def step_size_study(reference=None, t_end=30.0, cases=DEFAULT_CASES):
+    """Period and peak error of each bristle method against Radau, at several steps.
+
+    A run that overflows is reported as ``status="blew up"``; one that never slips often enough
+    to measure a period (the explicit methods above their limit) as ``status="wrong"``.
+    """
+    from simlab.integrators import NonFiniteStateError
+
     reference = radau_stick_slip(t_end) if reference is None else reference
     rows = []
-    for method, steps in (("exponential", (1e-3, 5e-3)), ("implicit", (1e-3, 5e-3)),
-                          ("rk4", (1e-3, 1e-4, 5e-5)), ("euler", (1e-4, 2e-5))):
+    for method, steps in cases:
         for h in steps:
-            entry = stick_slip(h, t_end, method)
-            rows.append({"method": method, "h": h,
-                         "period_error": (entry["period"] - reference["period"]) / reference["period"],
-                         "peak_error": (entry["peak"] - reference["peak"]) / reference["peak"]})
+            row = {"method": method, "h": h, "period_error": float("nan"), "peak_error": float("nan")}
+            try:
+                entry = stick_slip(h, t_end, method)
+            except NonFiniteStateError:
+                row["status"] = "blew up"
+            except ValueError:
+                row["status"] = "wrong"
+            else:
+                row["status"] = "ok"
+                row["period_error"] = (entry["period"] - reference["period"]) / reference["period"]
+                row["peak_error"] = (entry["peak"] - reference["peak"]) / reference["peak"]
+            rows.append(row)
     return {"reference": reference, "rows": rows}
 
 
