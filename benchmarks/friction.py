@@ -13,24 +13,19 @@ import time
 import numpy as np
 from scipy.integrate import solve_ivp
 
+from simlab.experiments.lab08_lugre import spring_block_rhs, stick_slip_metrics
 from simlab.friction import CANUDAS_1995, LuGre, spring_block
 
-P = CANUDAS_1995
-MODEL = LuGre(**P)
+MODEL = LuGre(**CANUDAS_1995)
 K, V_PULL, M, T_END = 2.0, 0.1, 1.0, 40.0
 
 
-def metrics(t, v, threshold=0.05):
-    onsets = t[np.flatnonzero((v[:-1] < threshold) & (v[1:] >= threshold))]
-    return float(np.mean(np.diff(onsets)[2:])), float(np.max(v))
+metrics = stick_slip_metrics  # period (mean spacing of slip onsets) and peak slip speed
 
 
 def rhs(t, y):
-    x, v, z = y
-    g = P["Fc"] + (P["Fs"] - P["Fc"]) * np.exp(-(v / P["vs"]) ** 2)
-    zdot = v - P["sigma0"] * abs(v) * z / g
-    F = P["sigma0"] * z + P["sigma1"] * zdot + P["sigma2"] * v
-    return [v, (K * (V_PULL * t - x) - F) / M, zdot]
+    """The same equations as spring_block, for solve_ivp."""
+    return spring_block_rhs(t, y, K, V_PULL, M)
 
 
 def solve(method, rtol):

@@ -39,7 +39,7 @@ import numpy as np
 
 from simlab._validate import as_positive_scalar, as_real_array
 from simlab.integrators import time_grid
-from simlab.structure import StructureResult, _check_structure
+from simlab.structure import StructureResult, _check_structure, _input_function
 
 __all__ = ["ElementCoefficients", "element_kind", "discretize_element", "simulate_elements"]
 
@@ -187,16 +187,8 @@ def simulate_elements(P, W, W0, Wc, r, t_span, T, hold="zoh", nonlinear=None):
     for element in placed.values():
         if hasattr(element, "reset"):
             element.reset()
-    q = W0.shape[1]
-    if callable(r):
-        r_values = np.array([np.broadcast_to(np.asarray(r(tk), dtype=float), (q,)) for tk in t])
-    else:
-        value = as_real_array(r, "r")
-        if value.ndim == 0:
-            value = np.full(q, float(value))
-        if value.shape != (q,):
-            raise ValueError(f"r must be a number, {q} input values or a function r(t); got shape {value.shape}.")
-        r_values = np.broadcast_to(value, (len(t), q))
+    r_of_t = _input_function(r, W0.shape[1])
+    r_values = np.array([r_of_t(tk) for tk in t])  # (N + 1, q)
 
     x = np.zeros(n)  # element states
     y = np.zeros(n)  # element outputs

@@ -339,7 +339,9 @@ def spring_block(model, k, v_pull, m, t_end, h, method="exponential", x0=0.0, v0
     """
     import math
 
-    from simlab.integrators import NonFiniteStateError, rk4 as rk4_integrate, euler as euler_integrate, time_grid
+    from simlab.integrators import euler as euler_integrate
+    from simlab.integrators import rk4 as rk4_integrate
+    from simlab.integrators import time_grid
 
     if not isinstance(model, LuGre):
         raise TypeError(f"model must be a LuGre parameter set, got {type(model).__name__}.")
@@ -369,28 +371,45 @@ def spring_block(model, k, v_pull, m, t_end, h, method="exponential", x0=0.0, v0
         F = s0 * z + s1 * zdot + s2 * v
         return SpringBlockResult(t, x, v, F, z, method, h)
 
+    # the spring force at mid-step, with the position extrapolated to the middle of the step
+    return _block_loop(model, lambda t_mid, x_mid: k * (v_pull * t_mid - x_mid), m, t, h, method,
+                       x0, v0, z0, "spring_block")
+
+
+def _block_loop(model, applied, m, t, h, method, x0, v0, z0, name):
+    """The block-on-LuGre step shared by :func:`spring_block` and :func:`block_with_force`.
+
+    Per step: the bristle state over the step with v held (exact exponential or implicit Euler),
+    the friction force averaged over the step, the velocity from the force balance with the
+    applied force ``applied(t_mid, x_mid)`` at mid-step, the position by the trapezoidal rule.
+    """
+    import math
+
+    from simlab.integrators import NonFiniteStateError
+
+    s0, s1, s2 = model.sigma0, model.sigma1, model.sigma2
+    Fc, dF, vs, n = model.Fc, model.Fs - model.Fc, model.vs, model.n
     N = len(t) - 1
     xs, vs_, Fs_, zs = np.empty(N + 1), np.empty(N + 1), np.empty(N + 1), np.empty(N + 1)
     x, v, z = float(x0), float(v0), float(z0)
     exponential = method == "exponential"
-    for i in range(N):
-        gv = g(v)
+    for i in range(N + 1):
+        gv = Fc + dF * math.exp(-abs(v / vs) ** n)
         rate = s0 * abs(v) / gv  # bristle relaxation rate (1/s)
+        xs[i], vs_[i], Fs_[i], zs[i] = x, v, s0 * z + s1 * (v - rate * z) + s2 * v, z
+        if i == N:
+            break
         if exponential:
             z_ss = math.copysign(gv / s0, v) if v != 0.0 else 0.0
             z_new = z_ss + (z - z_ss) * math.exp(-rate * h)  # exact for v held
         else:
             z_new = (z + h * v) / (1.0 + h * rate)  # implicit Euler
         F = s0 * 0.5 * (z + z_new) + s1 * (z_new - z) / h + s2 * v  # friction averaged over the step
-        xs[i], vs_[i], Fs_[i], zs[i] = x, v, s0 * z + s1 * (v - rate * z) + s2 * v, z
-        spring = k * (v_pull * (t[i] + 0.5 * h) - (x + 0.5 * h * v))  # spring force at mid-step
-        v_new = v + h * (spring - F) / m
+        v_new = v + h * (float(applied(t[i] + 0.5 * h, x + 0.5 * h * v)) - F) / m
         x = x + 0.5 * h * (v + v_new)
         v, z = v_new, z_new
         if not (math.isfinite(x) and math.isfinite(v)):
-            raise NonFiniteStateError(f"spring_block ({method}): the state became inf or NaN at step {i + 1}.")
-    rate = s0 * abs(v) / g(v)
-    xs[N], vs_[N], Fs_[N], zs[N] = x, v, s0 * z + s1 * (v - rate * z) + s2 * v, z
+            raise NonFiniteStateError(f"{name} ({method}): the state became inf or NaN at step {i + 1}.")
     return SpringBlockResult(t, xs, vs_, Fs_, zs, method, h)
 
 
@@ -458,8 +477,6 @@ def block_with_force(model, force, m, t_end, h, method="exponential", x0=0.0, v0
     -------
     SpringBlockResult
     """
-    import math
-
     from simlab.integrators import time_grid
 
     if not isinstance(model, LuGre):
@@ -470,25 +487,5 @@ def block_with_force(model, force, m, t_end, h, method="exponential", x0=0.0, v0
     if method not in ("exponential", "implicit"):
         raise ValueError(f"method must be 'exponential' or 'implicit', got {method!r}.")
     t, h = time_grid((0.0, t_end), h)
-    s0, s1, s2 = model.sigma0, model.sigma1, model.sigma2
-    Fc, dF, vs, n = model.Fc, model.Fs - model.Fc, model.vs, model.n
-    N = len(t) - 1
-    xs, vv, FF, zz = (np.empty(N + 1) for _ in range(4))
-    x, v, z = float(x0), float(v0), float(z0)
-    for i in range(N + 1):
-        gv = Fc + dF * math.exp(-abs(v / vs) ** n)
-        rate = s0 * abs(v) / gv
-        xs[i], vv[i], zz[i] = x, v, z
-        FF[i] = s0 * z + s1 * (v - rate * z) + s2 * v
-        if i == N:
-            break
-        if method == "exponential":
-            z_ss = math.copysign(gv / s0, v) if v != 0.0 else 0.0
-            z_new = z_ss + (z - z_ss) * math.exp(-rate * h)
-        else:
-            z_new = (z + h * v) / (1.0 + h * rate)
-        F = s0 * 0.5 * (z + z_new) + s1 * (z_new - z) / h + s2 * v
-        v_new = v + h * (float(force(t[i] + 0.5 * h)) - F) / m
-        x = x + 0.5 * h * (v + v_new)
-        v, z = v_new, z_new
-    return SpringBlockResult(t, xs, vv, FF, zz, method, h)
+    return _block_loop(model, lambda t_mid, x_mid: force(t_mid), m, t, h, method, x0, v0, z0,
+                       "block_with_force")

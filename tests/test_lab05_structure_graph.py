@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from seed_programs import seed_structure_rk4
 from simlab.experiments import lab05_structure_graph as lab
 from simlab.structure import closed_loop, input_derivative_gain
 
@@ -45,21 +46,8 @@ def test_seed_program_replayed_equals_seed_compatible_sweep():
     sweep = lab.seed_sweep(14.8, 0.4, seed_compatible=True)
     h, r = 0.4, 10.0
     for j, a_value in enumerate(lab.A_VALUES):
-        P = lab.seed_P(a_value)
-        A1, B1, C1, D1 = (np.diag(P[:, k]) for k in range(4))
-        H = B1 - D1 @ lab.SEED_W
-        Q = C1 @ lab.SEED_W - A1
-        A = np.linalg.inv(H) @ Q
-        B = np.linalg.inv(H) @ C1 @ lab.SEED_W0.reshape(3, 1)
-        x = np.zeros((3, 1))
-        y = [0.0]
-        for _ in range(37):  # MATLAB's for i=1:Tf/h with Tf/h = 37.5 runs 37 times
-            K1 = A @ x + B * r
-            K2 = A @ (x + h * K1 / 2) + B * r
-            K3 = A @ (x + h * K2 / 2) + B * r
-            K4 = A @ (x + h * K3) + B * r
-            x = x + h * (K1 + 2 * K2 + 2 * K3 + K4) / 6
-            y.append(float(x[2, 0]))
+        # MATLAB's for i=1:Tf/h with Tf/h = 37.5 runs 37 times
+        y = seed_structure_rk4(lab.seed_P(a_value), lab.SEED_W, lab.SEED_W0, r, h, 37)
         np.testing.assert_allclose(sweep["y"][:, j], y, rtol=1e-12, atol=1e-12)
 
 

@@ -4,6 +4,7 @@ import control
 import numpy as np
 import pytest
 
+from seed_programs import seed_structure_rk4
 from simlab.structure import closed_loop, input_derivative_gain, simulate
 
 SEED_W = [[0, 0, -1], [1, 0, 0], [0, 1, 0]]
@@ -82,20 +83,7 @@ def test_seed_compatible_response_is_the_seed_programs_rk4_loop():
     a, r, h, Tf = 4, 10.0, 0.2, 10
     P = np.array(seed_P(a), dtype=float)
     W = np.array(SEED_W, dtype=float)
-    A1, B1, C1, D1 = (np.diag(P[:, k]) for k in range(4))
-    H = B1 - D1 @ W
-    Q = C1 @ W - A1
-    A = np.linalg.inv(H) @ Q
-    B = np.linalg.inv(H) @ C1 @ np.array([[1.0], [0], [0]])
-    x = np.zeros((3, 1))
-    y = [0.0]
-    for _ in range(round(Tf / h)):
-        K1 = A @ x + B * r
-        K2 = A @ (x + h * K1 / 2) + B * r
-        K3 = A @ (x + h * K2 / 2) + B * r
-        K4 = A @ (x + h * K3) + B * r
-        x = x + h * (K1 + 2 * K2 + 2 * K3 + K4) / 6
-        y.append(float(x[2, 0]))
+    y = seed_structure_rk4(P, W, [1.0, 0.0, 0.0], r, h, round(Tf / h))
     result = simulate(P, W, SEED_W0, SEED_WC, r=r, t_span=(0, Tf), h=h, seed_compatible=True)
     np.testing.assert_allclose(result.y, y, rtol=1e-12, atol=1e-12)
 

@@ -277,27 +277,21 @@ def backward_euler_linear(A, B, u, t_span, x0, h):
 
 
 def exact_linear_step(A, B, u, t_span, x0, h):
-    """Exact update for x' = A x + B u, u constant: x_{k+1} = e^{Ah} x_k + A^{-1}(e^{Ah} - I) B u.
+    """Exact update for x' = A x + B u, u constant: x_{k+1} = e^{Ah} x_k + m(h) u.
 
-    The matrix exponential is computed once with ``scipy.linalg.expm`` of the augmented matrix
-    [[A, B u], [0, 0]] h; this is the discrete similarity method of lab04, previewed.
+    Phi = e^{Ah} and m(h) come from :func:`simlab.similarity.discretize` (one matrix exponential);
+    this is the discrete similarity method of lab04, previewed.
     """
-    from scipy.linalg import expm
-
     from simlab.integrators import time_grid
+    from simlab.similarity import discretize
 
     t, h = time_grid(t_span, h)
-    A = np.asarray(A, dtype=float)
-    n = len(A)
-    augmented = np.zeros((n + 1, n + 1))
-    augmented[:n, :n] = A
-    augmented[:n, n] = np.asarray(B, dtype=float) * u
-    E = expm(augmented * h)
-    Phi, drive = E[:n, :n], E[:n, n]
-    xs = np.empty((len(t), n))
+    Phi, Gamma = discretize(A, np.asarray(B, dtype=float).reshape(-1, 1), h)
+    drive = Gamma[:, 0] * u
+    xs = np.empty((len(t), len(Phi)))
     xs[0] = x0
     for k in range(len(t) - 1):
-        xs[k + 1] = Phi @ xs[k] + drive
+        xs[k + 1] = Phi @ xs[k] + drive  # x_{k+1} = Phi x_k + m(h) u
     return t, xs
 
 

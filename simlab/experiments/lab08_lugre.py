@@ -50,6 +50,7 @@ __all__ = [
     "break_away",
     "stick_slip",
     "stick_slip_metrics",
+    "spring_block_rhs",
     "radau_stick_slip",
     "step_size_study",
     "static_spring_block",
@@ -202,20 +203,21 @@ def stick_slip(h=1e-3, t_end=40.0, method="exponential"):
     return {"result": result, "period": period, "peak": peak}
 
 
+def spring_block_rhs(t, y, k=2.0, v_pull=0.1, m=1.0, p=CANUDAS_1995):
+    """Right-hand side of the spring-block with LuGre friction, states (x, v, z), for solve_ivp."""
+    x, v, z = y
+    g = p["Fc"] + (p["Fs"] - p["Fc"]) * np.exp(-(v / p["vs"]) ** 2)
+    zdot = v - p["sigma0"] * abs(v) * z / g
+    F = p["sigma0"] * z + p["sigma1"] * zdot + p["sigma2"] * v
+    return [v, (k * (v_pull * t - x) - F) / m, zdot]
+
+
 def radau_stick_slip(t_end=40.0):
     """Reference for the stick-slip: solve_ivp(method="Radau", rtol 1e-9) of the three states."""
     from scipy.integrate import solve_ivp
 
-    p = CANUDAS_1995
-
-    def f(t, y):
-        x, v, z = y
-        g = p["Fc"] + (p["Fs"] - p["Fc"]) * np.exp(-(v / p["vs"]) ** 2)
-        zdot = v - p["sigma0"] * abs(v) * z / g
-        return [v, 2.0 * (0.1 * t - x) - (p["sigma0"] * z + p["sigma1"] * zdot + p["sigma2"] * v), zdot]
-
-    solution = solve_ivp(f, (0, t_end), [0, 0, 0], method="Radau", rtol=1e-9, atol=1e-12, max_step=1e-2,
-                         dense_output=True)
+    solution = solve_ivp(spring_block_rhs, (0, t_end), [0, 0, 0], method="Radau", rtol=1e-9, atol=1e-12,
+                         max_step=1e-2, dense_output=True)
     t = np.linspace(0, t_end, round(t_end / 1e-4) + 1)
     period, peak = stick_slip_metrics(t, solution.sol(t)[1])
     return {"period": period, "peak": peak}
