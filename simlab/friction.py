@@ -29,7 +29,7 @@ import numpy as np
 
 from simlab._validate import as_finite_scalar, as_positive_scalar, as_real_array
 
-__all__ = ["stribeck", "static_friction", "LuGre", "SFunctionResult", "bristle_step", "BRISTLE_METHODS",
+__all__ = ["stribeck", "static_friction", "StaticFriction", "LuGre", "SFunctionResult", "bristle_step", "BRISTLE_METHODS",
            "SEED_PARAMETERS", "CANUDAS_1995", "spring_block", "SpringBlockResult", "SPRING_BLOCK_METHODS",
            "velocity_response", "FrictionResponse", "block_with_force"]
 
@@ -71,6 +71,47 @@ def static_friction(v, Fc, Fs, vs, sigma2, n=2):
         raise ValueError(f"sigma2 must be >= 0, got {sigma2!r}.")
     v = as_real_array(v, "v")
     return np.sign(v) * stribeck(v, Fc, Fs, vs, n) + sigma2 * v
+
+
+@dataclass(frozen=True)
+class StaticFriction:
+    """Steady-state (static) friction model as a parameter object (seed 002's "SS" model).
+
+    F = sgn(v) (Fc + (Fs - Fc) exp(-|v/vs|^n)) + sigma2 v, eq. (1); see :func:`static_friction`.
+
+    Attributes
+    ----------
+    Fc, Fs : float
+        Coulomb and static friction levels (N), >= 0.
+    vs : float
+        Stribeck velocity (m/s), > 0.
+    sigma2 : float
+        Viscous friction coefficient (N s/m), >= 0.
+    n : float
+        Stribeck exponent, > 0.
+
+    Examples
+    --------
+    >>> from simlab.friction import StaticFriction
+    >>> ss = StaticFriction(Fc=4.5, Fs=10.5, vs=0.01, sigma2=30.0)
+    >>> round(float(ss.force(0.0)), 3), round(float(ss.force(-1.0)), 3)
+    (0.0, -34.5)
+    """
+
+    Fc: float
+    Fs: float
+    vs: float
+    sigma2: float
+    n: float = 2.0
+
+    def __post_init__(self):
+        _check_curve(self.Fc, self.Fs, self.vs, self.n)
+        if as_finite_scalar(self.sigma2, "sigma2") < 0:
+            raise ValueError(f"sigma2 must be >= 0, got {self.sigma2!r}.")
+
+    def force(self, v):
+        """Friction force (N) at velocity v (m/s), array-friendly."""
+        return static_friction(v, self.Fc, self.Fs, self.vs, self.sigma2, self.n)
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,8 @@ __all__ = [
     "plot_drive_windup",
     "plot_lugre_behaviours",
     "plot_seed_sfunction",
+    "plot_cylinder_runs",
+    "plot_hysteresis",
 ]
 
 #: (linestyle, marker) pairs cycled through by the plot helpers, readable in black and white.
@@ -407,4 +409,43 @@ def plot_seed_sfunction(comparison):
     ax.legend()
     ax_err.set(xlabel="t (s)", ylabel="|F_S-function - F_continuous| (N)", title="Difference")
     ax_err.legend()
+    return fig
+
+
+def _cylinder_results(runs):
+    return {name: (entry["result"] if isinstance(entry, dict) else entry) for name, entry in runs.items()}
+
+
+def plot_cylinder_runs(runs, title=None):
+    """Lab 09: position, chamber pressures and friction force of the cylinder, one line per model.
+
+    ``runs`` maps a model name to a :class:`simlab.plants.pneumatic.CylinderResult` (or to a dict
+    holding it under "result", as the lab's studies return).
+    """
+    results = _cylinder_results(runs)
+    fig, (ax_x, ax_p, ax_F) = _figure(3, 1, figsize=(10, 8.5), sharex=True)
+    for i, (name, r) in enumerate(results.items()):
+        style = {"linestyle": LINE_STYLES[i % len(LINE_STYLES)][0]}
+        ax_x.plot(r.t, r.x * 1e3, label=name, **style)
+        ax_p.plot(r.t, r.p1_gauge / 1e6, label=f"p1, {name}", **style)
+        ax_F.plot(r.t, r.F, label=name, linewidth=0.8 if name == "SS" else 1.5, **style)
+    r = next(iter(results.values()))
+    ax_p.plot(r.t, r.p2_gauge / 1e6, color="gray", linestyle=":", label=f"p2, {next(iter(results))}")
+    ax_x.set(ylabel="position x (mm)", title=title or "Piston position, pressures and friction")
+    ax_p.set(ylabel="gauge pressure (MPa)")
+    ax_F.set(xlabel="t (s)", ylabel="friction force F_r (N)")
+    for ax in (ax_x, ax_p, ax_F):
+        ax.legend(loc="best", fontsize="small")
+    fig.tight_layout()
+    return fig
+
+
+def plot_hysteresis(z, F, title="Pre-sliding hysteresis with nonlocal memory"):
+    """Lab 09: the hysteresis force F(z) along a scripted deflection history (z in micrometres)."""
+    fig, (ax_t, ax_loop) = _figure(1, 2, figsize=(11, 4))
+    ax_t.plot(np.arange(len(z)), np.asarray(z) * 1e6, color="black")
+    ax_t.set(xlabel="sample", ylabel="deflection z (um)", title="Scripted history")
+    ax_loop.plot(np.asarray(z) * 1e6, F, color="black")
+    ax_loop.set(xlabel="deflection z (um)", ylabel="F(z) (N)", title=title)
+    fig.tight_layout()
     return fig

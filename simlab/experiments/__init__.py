@@ -66,6 +66,7 @@ EXPERIMENTS = {
         Experiment("lab06", "lab06_nonlinear_elements", "Nonlinear elements by per-element discrete similarity"),
         Experiment("lab07", "lab07_dc_motor", "The double-loop DC motor speed drive"),
         Experiment("lab08", "lab08_lugre", "LuGre friction: the seed's S-function and a stable discretization"),
+        Experiment("lab09", "lab09_pneumatic_friction", "Friction models in an electro-pneumatic servo cylinder"),
     )
 }
 

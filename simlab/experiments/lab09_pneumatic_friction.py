@@ -1,0 +1,372 @@
+"""Lab 09: friction models in an electro-pneumatic servo cylinder (seed 002).
+
+Seed 002 (Tran, Dao and Tran, Mechanical Sciences 10, 517-530, 2019) simulates a pneumatic
+cylinder driven by two proportional flow valves with three friction models, the steady-state
+model (SS), LuGre (LG) and the revised LuGre model (RLG), and finds that only the dynamic models
+reproduce the measured stick-slip. This lab rebuilds the system and the comparison:
+
+1. Parameters: the geometry is in the text; the paper's Tables 1 and 2 are not in the seed and
+   could not be found here, so every other value is *estimated* from what the text reports
+   (:data:`TEXT`), by the small calculations of :func:`valve_estimates` and
+   :func:`friction_estimates`. All of it ends in one place: :func:`cylinder_parameters` and
+   :func:`friction_parameters`.
+2. Constant low inputs (u1 = 2.875 V, u2 = 2.19 V, M = 0.5 kg): LG and RLG stick-slip, SS creeps
+   continuously with a chattering friction force; stick-slip cycles counted per model.
+3. Higher constant inputs (u1 = 2.99 V, u2 = 2.09 V): smooth motion after the break-away.
+4. Sinusoidal inputs at 0.2 Hz and 1 Hz: trapezoidal strokes; LG and RLG nearly agree.
+5. Accuracy: every run at the paper's step h = 1.16 ms against h / 2.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from simlab.experiments import ExperimentResult
+from simlab.friction import LuGre, StaticFriction
+from simlab.plants.pneumatic import CylinderParameters, choked_flow_factor, simulate_cylinder
+from simlab.revised_lugre import RevisedLuGre, TransitionCurve
+
+__all__ = [
+    "TEXT",
+    "H",
+    "MODELS",
+    "valve_estimates",
+    "friction_estimates",
+    "cylinder_parameters",
+    "friction_parameters",
+    "friction_models",
+    "low_inputs",
+    "high_inputs",
+    "sinusoidal_inputs",
+    "simulate",
+    "stick_slip_cycles",
+    "constant_input_study",
+    "smooth_motion_study",
+    "sinusoidal_study",
+    "step_halving",
+    "dead_volume_scan",
+    "run",
+]
+
+H = 1.16e-3  #: the paper's sampling interval and fixed ode3 step (s), seed 002 sects. 3.1, 4.2
+MODELS = ("SS", "LG", "RLG")
+
+#: What the text of seed 002 reports (the experiments at M = 1.3 kg, sect. 4.1), with units.
+TEXT = {
+    "D": 0.025,  # bore (m), sect. 3.1
+    "d": 0.010,  # rod (m), sect. 3.1
+    "L": 0.3,  # stroke (m), sect. 3.1
+    "ps_gauge": 0.5e6,  # supply pressure (Pa), sect. 3.1
+    "M_sim": 0.5,  # load mass of the simulations (kg), figs. 10-12
+    "F_breakaway": 10.5,  # friction when the piston first moves (N), fig. 7d
+    "F_sliding_min": 4.5,  # lowest friction in the later stick-slip cycles (N), fig. 7d
+    "F_sliding_max": 8.4,  # highest friction (re-break-away) in the later cycles (N), fig. 7d
+    "p1_breakaway": 0.022e6,  # p1 when the piston first moves, low inputs (Pa gauge), fig. 7b
+    "t_stick_1": 1.8,  # first stick, low inputs (s), fig. 7a
+    "x0_low": 0.035,  # initial position, low inputs (m), fig. 7a
+    "first_slip": 0.010,  # first slip, 0.035 -> 0.045 m, fig. 7a
+    "t_stick_2": 0.5,  # the second stick (s), fig. 7a
+    "x0_high": 0.03,  # initial position, higher inputs (m), fig. 8a
+    "t_start_high": 0.45,  # the piston starts moving, higher inputs (s), fig. 8a
+    "x_high": 0.24,  # position reached at t_high (m), fig. 8a
+    "t_high": 1.4,  # (s), fig. 8a
+    "p1_max_high": 0.03e6,  # largest p1 while moving, higher inputs (Pa gauge), fig. 8b
+    "p2_near_zero": 0.01e6,  # "p2 remains at 0 MPa": below the 1 % F.S. sensor accuracy (Pa), fig. 7b
+    "u2_exhausts": 2.19,  # u2 at which chamber 2 is exhausted to the atmosphere (V), sect. 4.1
+}
+
+_LOW = (2.875, 2.19)
+_HIGH = (2.99, 2.09)
+
+
+def _air():
+    P = CylinderParameters()
+    return P, P.k * P.R * P.Ts, P.R * P.Ts
+
+
+def valve_estimates():
+    """Dead volumes, valve dead zone and gains estimated from the text (Table 1 is not in the seed).
+
+    Each step uses only :data:`TEXT` and the geometry (the air at 20 degC, k = 1.4):
+
+    1. Dead volume from the first slip (0.035 -> 0.045 m). The air in chamber 1 is a spring of
+       stiffness k_air = k p1 A1^2 / V1; when the friction drops from the break-away force to the
+       sliding force, a lightly damped piston overshoots the new equilibrium, travelling about
+       2 (F_breakaway - F_sliding_min) / k_air. So V1 = k p1 A1^2 dx / (2 (Fb - Fc)), and
+       V10 = V1 - A1 x0. V20 is taken equal (same ports and tubing).
+    2. Mass flow at the low input: p1 rises by 0.022 MPa in the first 1.8 s with the piston still,
+       so m'_1 = V1 dp1 / (k R Ts t).
+    3. Mass flow at the higher input: the piston moves at v = (0.24 - 0.03) / (1.4 - 0.45) m/s
+       with p1 about 0.03 MPa; at steady pressure eq. (18) gives m'_2 = p1 A1 v / (R Ts).
+    4. Dead zone and gain: both flows are choked (p1 / ps < 0.528), so by eq. (15)
+       m' = 0.5787 ps sqrt(k/(R Ts)) KV1 (u - um): the ratio m'_2 / m'_1 = (2.99 - um) / (2.875 - um)
+       gives um, then KV1.
+    5. Exhaust: p2 stays below the sensor accuracy (0.01 MPa) while the rod end is swept at v
+       with u2 = 2.09 V: KV2 from m'_e = p2 A2 v / (R Ts) = gamma(patm/p2) p2 sqrt(k/(R Ts)) KV2 (un - u2).
+    6. un: the text says chamber 2 exhausts at u2 = 2.19 V, so un > 2.19 V; un = 2.19 + 0.01 V is
+       the smallest two-decimal value that agrees.
+
+    Returns
+    -------
+    dict
+        The intermediate quantities (SI units) and the estimates V10, V20, um, un, KV1, KV2.
+    """
+    from simlab.plants.pneumatic import flow_factor
+
+    P, kRT, RT = _air()
+    A1, A2 = P.A1, P.A2
+    p1b = P.patm + TEXT["p1_breakaway"]
+    dF = TEXT["F_breakaway"] - TEXT["F_sliding_min"]
+    V1 = P.k * p1b * A1**2 * TEXT["first_slip"] / (2.0 * dF)
+    V10 = V1 - A1 * TEXT["x0_low"]
+    mdot_low = V1 * TEXT["p1_breakaway"] / (kRT * TEXT["t_stick_1"])
+    v_high = (TEXT["x_high"] - TEXT["x0_high"]) / (TEXT["t_high"] - TEXT["t_start_high"])
+    p1_high = P.patm + TEXT["p1_max_high"]
+    mdot_high = p1_high * A1 * v_high / RT
+    ratio = mdot_high / mdot_low
+    (u_low, _), (u_high, u2_high) = _LOW, _HIGH
+    um = (ratio * u_low - u_high) / (ratio - 1.0)
+    gain = choked_flow_factor(P.k) * P.ps * P.flow_constant  # kg/(s m^2) per unit KV (u - um)
+    KV1 = mdot_high / (gain * (u_high - um))
+    un = round(TEXT["u2_exhausts"] + 0.01, 2)
+    p2 = P.patm + TEXT["p2_near_zero"]
+    mdot_exhaust = p2 * A2 * v_high / RT
+    KV2 = mdot_exhaust / (flow_factor(P.patm / p2, P.k) * p2 * P.flow_constant * (un - u2_high))
+    return {"V1_breakaway": V1, "k_air": P.k * p1b * A1**2 / V1, "mdot_low": mdot_low, "v_high": v_high,
+            "mdot_high": mdot_high, "flow_ratio": ratio, "mdot_exhaust": mdot_exhaust,
+            "V10": V10, "V20": V10, "um": um, "un": un, "KV1": KV1, "KV2": KV2}
+
+
+def friction_estimates():
+    """Friction parameters estimated from the text (Table 2 of the paper is not in the seed).
+
+    * Fs = 10.5 N (the break-away force) and Fc = 4.5 N (the lowest sliding force), fig. 7d.
+    * sigma2 from the smooth motion (fig. 8): at about 0.22 m/s the friction is at most
+      p1 A1 = 0.03 MPa x A1 (p2 ~ 0, inertia small), so sigma2 = (p1 A1 - Fc) / v.
+    * sigma0: a pre-sliding travel Fs / sigma0 of about 0.2 mm, typical of seals and below the
+      1.5 mm accuracy of the position sensor (0.5 % of 300 mm), so the text cannot show it.
+    * sigma1 just below the passivity limit sigma2 Fc / (Fs - Fc) (Astrom and Canudas-de-Wit 2008).
+    * vs = 0.01 m/s, vb = 0.02 m/s: usual orders for pneumatic seals (Tran and Yanada 2013 report
+      the Stribeck region of their cylinders below a few cm/s); estimated.
+    * tau_h0 (dwell) from the re-break-away: after the slips the film is near its largest value
+      h_max = 1 - Fc/Fs; the later cycles break away at 8.4 N = (1 - h) Fs, i.e. h = 1 - 8.4/10.5,
+      after the 0.5 s stick: tau_h0 = t_stick / ln(h_max / h). tau_hp, tau_hn, T: estimated.
+    * Transition curves: one segment, stiffer than the bristles at a reversal (c k = 3 sigma0),
+      with the amplitude c = 6 N (the pre-sliding curve meets sigma0 z at about Fc + 1 N).
+    """
+    P, _, _ = _air()
+    Fs, Fc = TEXT["F_breakaway"], TEXT["F_sliding_min"]
+    v_high = valve_estimates()["v_high"]
+    sigma2 = (TEXT["p1_max_high"] * P.A1 - Fc) / v_high
+    sigma0 = round(Fs / 0.2e-3, -4)
+    sigma1 = math.floor(0.9 * sigma2 * Fc / (Fs - Fc))
+    h_max = 1.0 - Fc / Fs
+    h_rebreak = 1.0 - TEXT["F_sliding_max"] / Fs
+    tau_h0 = TEXT["t_stick_2"] / math.log(h_max / h_rebreak)
+    c = 6.0
+    return {"Fc": Fc, "Fs": Fs, "vs": 0.01, "vb": 0.02, "n": 2.0, "sigma0": sigma0, "sigma1": float(sigma1),
+            "sigma2": sigma2, "T": 0.01, "tau_hp": 0.03, "tau_hn": 0.3, "tau_h0": tau_h0, "v_dwell": 1e-3,
+            "c": c, "k": 3.0 * sigma0 / c, "h_max": h_max, "h_rebreak": h_rebreak,
+            "passivity_limit": sigma2 * Fc / (Fs - Fc)}
+
+
+def cylinder_parameters(M=None):
+    """The cylinder of the lab: geometry from the text, the rest from :func:`valve_estimates`."""
+    est = valve_estimates()
+    M = TEXT["M_sim"] if M is None else M
+    return CylinderParameters(D=TEXT["D"], d=TEXT["d"], L=TEXT["L"], ps_gauge=TEXT["ps_gauge"], M=M,
+                              V10=est["V10"], V20=est["V20"], um=est["um"], un=est["un"],
+                              KV1=est["KV1"], KV2=est["KV2"])
+
+
+def friction_parameters():
+    """The friction parameters of the three models (one dict, SI units): see :func:`friction_estimates`."""
+    est = friction_estimates()
+    return {key: est[key] for key in ("Fc", "Fs", "vs", "vb", "n", "sigma0", "sigma1", "sigma2", "T",
+                                      "tau_hp", "tau_hn", "tau_h0", "v_dwell", "c", "k")}
+
+
+def friction_models(params=None):
+    """The SS, LG and RLG models with one parameter set: {"SS": ..., "LG": ..., "RLG": ...}."""
+    p = friction_parameters() if params is None else params
+    ss = StaticFriction(Fc=p["Fc"], Fs=p["Fs"], vs=p["vs"], sigma2=p["sigma2"], n=p["n"])
+    lg = LuGre(Fc=p["Fc"], Fs=p["Fs"], vs=p["vs"], sigma0=p["sigma0"], sigma1=p["sigma1"], sigma2=p["sigma2"],
+               n=p["n"])
+    rlg = RevisedLuGre(Fc=p["Fc"], Fs=p["Fs"], vs=p["vs"], vb=p["vb"], sigma0=p["sigma0"], sigma1=p["sigma1"],
+                       sigma2=p["sigma2"], T=p["T"], tau_hp=p["tau_hp"], tau_hn=p["tau_hn"], tau_h0=p["tau_h0"],
+                       n=p["n"], v_dwell=p["v_dwell"], curve=TransitionCurve(c=(p["c"],), k=(p["k"],)))
+    return {"SS": ss, "LG": lg, "RLG": rlg}
+
+
+def low_inputs():
+    """Scenario of figs. 7 and 10: u1 = 2.875 V, u2 = 2.19 V from x0 = 0.035 m, 10 s."""
+    return {"u1": _LOW[0], "u2": _LOW[1], "x0": TEXT["x0_low"], "t_end": 10.0}
+
+
+def high_inputs():
+    """Scenario of fig. 8: u1 = 2.99 V, u2 = 2.09 V from x0 = 0.03 m, 2 s."""
+    return {"u1": _HIGH[0], "u2": _HIGH[1], "x0": TEXT["x0_high"], "t_end": 2.0}
+
+
+def sinusoidal_inputs(f):
+    """Scenario of figs. 9, 11, 12: u1 = 2.5 + 0.5 sin(2 pi f t), u2 = 2.5 - 0.4 sin(2 pi f t), 4 periods."""
+    if not (isinstance(f, (int, float)) and math.isfinite(f) and f > 0):
+        raise ValueError(f"f (the input frequency, Hz) must be a positive number, got {f!r}.")
+    w = 2.0 * math.pi * f
+    return {"u1": lambda t: 2.5 + 0.5 * math.sin(w * t), "u2": lambda t: 2.5 - 0.4 * math.sin(w * t),
+            "x0": TEXT["x0_low"], "t_end": 4.0 / f, "f": f}
+
+
+def simulate(model, scenario, h=H, params=None, models=None):
+    """Simulate one friction model ("SS", "LG", "RLG" or a model object) in a scenario dict."""
+    models = friction_models() if models is None else models
+    if isinstance(model, str):
+        if model not in models:
+            raise ValueError(f"model must be one of {sorted(models)}, got {model!r}.")
+        model = models[model]
+    P = cylinder_parameters() if params is None else params
+    return simulate_cylinder(P, model, scenario["u1"], scenario["u2"], scenario["t_end"], h=h, x0=scenario["x0"])
+
+
+def stick_slip_cycles(result, v_slip=5e-3, t_stick=0.1):
+    """Slip phases of a run: intervals with |v| > v_slip, merged across stops shorter than t_stick.
+
+    A stick-slip cycle is a slip followed by a stick of at least ``t_stick`` seconds; a model that
+    never sticks that long (SS, whose velocity chatters) has one long slip phase.
+
+    Returns
+    -------
+    list of (t_start, t_end, F_breakaway)
+        F_breakaway is the friction force in the sample before the slip starts (N).
+    """
+    if v_slip <= 0 or t_stick <= 0:
+        raise ValueError(f"v_slip and t_stick must be > 0, got {v_slip!r} and {t_stick!r}.")
+    moving = np.abs(result.v) > v_slip
+    if not moving.any():
+        return []
+    edges = np.diff(moving.astype(int))
+    on = list(np.flatnonzero(edges == 1) + 1)
+    off = list(np.flatnonzero(edges == -1) + 1)
+    if moving[0]:
+        on.insert(0, 0)
+    if moving[-1]:
+        off.append(len(moving) - 1)
+    phases = []
+    for a, b in zip(on, off):
+        if phases and result.t[a] - result.t[phases[-1][1]] < t_stick:
+            phases[-1][1] = b
+        else:
+            phases.append([a, b])
+    return [(float(result.t[a]), float(result.t[b]), float(result.F[max(a - 1, 0)])) for a, b in phases]
+
+
+def _stuck_fraction(result, v_stick=1e-3):
+    return float(np.mean(np.abs(result.v) < v_stick))
+
+
+def constant_input_study(h=H):
+    """Low constant inputs for SS, LG and RLG: runs, slip phases, break-away forces, time stuck."""
+    scenario = low_inputs()
+    out = {}
+    for name in MODELS:
+        r = simulate(name, scenario, h=h)
+        phases = stick_slip_cycles(r)
+        out[name] = {"result": r, "phases": phases, "cycles": len(phases) if _stuck_fraction(r) > 0.2 else 0,
+                     "stuck_fraction": _stuck_fraction(r), "breakaway": [p[2] for p in phases],
+                     "F_std_moving": float(np.std(r.F[np.abs(r.v) > 1e-3])) if np.any(np.abs(r.v) > 1e-3) else 0.0,
+                     "p1_max": float(r.p1_gauge.max()), "p2_max": float(r.p2_gauge.max())}
+    return out
+
+
+def smooth_motion_study(h=H):
+    """Higher constant inputs: one slip phase (smooth motion), its start and mean speed per model."""
+    scenario = high_inputs()
+    out = {}
+    for name in MODELS:
+        r = simulate(name, scenario, h=h)
+        phases = stick_slip_cycles(r)
+        moving = np.abs(r.v) > 5e-3
+        reach = np.flatnonzero(r.x >= TEXT["x_high"])
+        out[name] = {"result": r, "phases": phases, "t_start": phases[0][0] if phases else float("nan"),
+                     "mean_speed": float(np.mean(r.v[moving])) if moving.any() else 0.0,
+                     "t_reach": float(r.t[reach[0]]) if reach.size else float("nan"),
+                     "p1_max": float(r.p1_gauge.max()), "p2_max": float(r.p2_gauge.max())}
+    return out
+
+
+def sinusoidal_study(f, h=H):
+    """Sinusoidal inputs at f Hz: runs per model, stroke range and the LG-RLG difference."""
+    scenario = sinusoidal_inputs(f)
+    runs = {name: simulate(name, scenario, h=h) for name in MODELS}
+    return {"f": f, "runs": runs,
+            "x_range": {n: (float(r.x.min()), float(r.x.max())) for n, r in runs.items()},
+            "p1_max": {n: float(r.p1_gauge.max()) for n, r in runs.items()},
+            "p2_max": {n: float(r.p2_gauge.max()) for n, r in runs.items()},
+            "lg_rlg_dx": float(np.max(np.abs(runs["LG"].x - runs["RLG"].x))),
+            "ss_lg_dx": float(np.max(np.abs(runs["SS"].x - runs["LG"].x)))}
+
+
+def step_halving(scenario, h=H, models=MODELS):
+    """Each model at h and h/2: max |x_h - x_{h/2}| and |p1_h - p1_{h/2}| on the common grid, cycles."""
+    out = {}
+    for name in models:
+        a, b = simulate(name, scenario, h=h), simulate(name, scenario, h=h / 2.0)
+        n = min(len(a.t), (len(b.t) + 1) // 2)
+        out[name] = {"dx": float(np.max(np.abs(a.x[:n] - b.x[: 2 * n : 2]))),
+                     "dp1": float(np.max(np.abs(a.p1[:n] - b.p1[: 2 * n : 2]))),
+                     "cycles": (len(stick_slip_cycles(a)), len(stick_slip_cycles(b))),
+                     "grid_check": float(np.max(np.abs(a.t[:n] - b.t[: 2 * n : 2])))}
+    return out
+
+
+def dead_volume_scan(V10_values=(1e-5, 1.75e-5, 5e-5, 1e-4, 2e-4, 4e-4), model="LG"):
+    """Stick-slip cycles at the low inputs for several dead volumes (valve gains re-derived).
+
+    Shows how the air spring k_air = k p A1^2 / V1 sets stick-slip: a larger dead volume is a
+    softer spring and the motion becomes smooth. KV1 keeps the text's 1.8 s first stick for each V10.
+    """
+    base = cylinder_parameters()
+    est = valve_estimates()
+    out = []
+    for V10 in V10_values:
+        V1 = V10 + base.A1 * TEXT["x0_low"]
+        scale = V1 / (est["V10"] + base.A1 * TEXT["x0_low"])
+        P = replace(base, V10=V10, V20=V10, KV1=base.KV1 * scale)
+        r = simulate(model, low_inputs(), params=P)
+        out.append({"V10": V10, "KV1": P.KV1, "cycles": len(stick_slip_cycles(r)), "stuck": _stuck_fraction(r),
+                    "k_air": P.k * (P.patm + TEXT["p1_breakaway"]) * P.A1**2 / V1})
+    return out
+
+
+def run():
+    """Run lab 09 headless."""
+    est, fr = valve_estimates(), friction_estimates()
+    low = constant_input_study()
+    high = smooth_motion_study()
+    sines = {f: sinusoidal_study(f) for f in (0.2, 1.0)}
+    halving = step_halving(low_inputs())
+    summary = [
+        ("estimated V10 = V20", f"{est['V10'] * 1e6:.1f} cm^3"),
+        ("estimated um / un", f"{est['um']:.4f} / {est['un']:.2f} V"),
+        ("estimated KV1 / KV2", f"{est['KV1']:.3g} / {est['KV2']:.3g} m^2/V"),
+        ("estimated sigma2 / tau_h0", f"{fr['sigma2']:.1f} N s/m / {fr['tau_h0']:.3f} s"),
+    ]
+    for name in MODELS:
+        entry = low[name]
+        summary.append((f"low inputs, {name}: stick-slip cycles / time stuck",
+                        f"{entry['cycles']} / {100 * entry['stuck_fraction']:.0f} %"))
+    for name in MODELS:
+        summary.append((f"higher inputs, {name}: slip phases / mean speed",
+                        f"{len(high[name]['phases'])} / {high[name]['mean_speed']:.3f} m/s"))
+    for f, study in sines.items():
+        summary.append((f"sinusoid {f:g} Hz: max |x_LG - x_RLG|", f"{1e3 * study['lg_rlg_dx']:.1f} mm"))
+    for name in MODELS:
+        summary.append((f"h vs h/2, low inputs, {name}: max |dx|", f"{1e3 * halving[name]['dx']:.2f} mm"))
+    data = {"valve": est, "friction": fr, "low": low, "high": high, "sines": sines, "halving": halving}
+    return ExperimentResult(summary=summary,
+                            figures=[("lab09_low_inputs", "plot_cylinder_runs", low),
+                                     ("lab09_sinusoid_02Hz", "plot_cylinder_runs", sines[0.2]["runs"])],
+                            data=data)

@@ -1,0 +1,446 @@
+"""The revised LuGre friction model (RLG, 修正LuGre模型) of Tran et al. for pneumatic cylinders.
+
+Seed 002, eqs. (5)-(13), after X. B. Tran, W. H. Hafizah and H. Yanada (2016) and the earlier
+modified LuGre models (Yanada and Sekikawa 2008; Tran, Hafizah and Yanada 2012). Three changes to
+LuGre (:class:`simlab.friction.LuGre`):
+
+1. A lubricant-film state h (dimensionless thickness) enters the Stribeck function,
+
+       g(v, h) = Fc + ((1 - h) Fs - Fc) exp(-|v / vs|^n)                          (6)
+       dh/dt   = (h_ss(v) - h) / tau_h,                                            (8)
+       tau_h   = tau_hp (v != 0, h <= h_ss: acceleration), tau_hn (v != 0, h > h_ss:
+                 deceleration), tau_h0 (v = 0: dwell),                              (9)
+       h_ss    = Kf min(|v|, vb)^(2/3),   Kf = (1 - Fc / Fs) vb^(-2/3).            (10, 11)
+
+   A long dwell thins the film (h -> 0) and raises the next break-away force to Fs; after a
+   short stop the film is still there and the piston breaks away at (1 - h) Fs.
+2. The bristle force sigma0 z is replaced, in the pre-sliding regime, by a hysteresis function
+   F(z) with nonlocal memory (:class:`HysteresisMemory`), built of transition curves
+
+       f_i(z) = f_i(z_i) + c_i (1 - exp(-k_i (z - z_i)))                           (12)
+
+   that start at each velocity reversal:
+
+       dz/dt = v - F(z) |v| / g(v, h),                                             (5)
+
+3. The fluid friction sigma2 v becomes a first-order lead sigma2 (v + T dv/dt):
+
+       F_r = F(z) + sigma1 dz/dt + sigma2 (v + T dv/dt).                            (7)
+
+   In steady sliding F_r = Fc + ((1 - h_ss) Fs - Fc) exp(-|v/vs|^n) + sigma2 v       (13).
+
+Choices the paper leaves open are written down where they are made (see
+:class:`HysteresisMemory` and :class:`RevisedLuGre`).
+
+Used in lab09 (friction models in a pneumatic cylinder).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from simlab._validate import as_finite_scalar, as_positive_scalar, as_real_array
+
+__all__ = [
+    "TransitionCurve",
+    "HysteresisMemory",
+    "hysteresis_response",
+    "RevisedLuGre",
+    "film_steady_state",
+    "film_step",
+]
+
+
+@dataclass(frozen=True)
+class TransitionCurve:
+    """Shape of a pre-sliding transition curve (seed 002 eq. 12), one or more segments.
+
+    Measured from the reversal point that starts it, with s = distance travelled in the new
+    direction (s >= 0), a curve rises by
+
+        Delta(s) = Delta(s_i) + c_i (1 - exp(-k_i (s - s_i)))   for s_i <= s < s_{i+1},
+
+    segment i starting where the previous one ends (s_0 = 0, s_{i+1} = s_i + lengths[i]); the
+    last segment runs on. The force on a curve that starts at (z_r, F_r) in the direction
+    d = +-1 is F_r + d Delta(d (z - z_r)): ascending and descending curves are the same shape
+    mirrored (the paper's two sets use their own identified c_i, k_i; one shape for both is
+    the symmetric choice made here).
+
+    Attributes
+    ----------
+    c : tuple of float
+        Segment amplitudes c_i (N), > 0.
+    k : tuple of float
+        Segment rates k_i (1/m), > 0; c_i k_i is the stiffness at the start of segment i (N/m).
+    lengths : tuple of float
+        Lengths of every segment but the last (m), > 0 (empty for one segment).
+
+    Examples
+    --------
+    >>> from simlab.revised_lugre import TransitionCurve
+    >>> curve = TransitionCurve(c=(6.0,), k=(2.5e4,))
+    >>> round(curve.rise(1e-4), 4), curve.initial_stiffness
+    (5.5075, 150000.0)
+    """
+
+    c: tuple
+    k: tuple
+    lengths: tuple = ()
+
+    def __post_init__(self):
+        c = tuple(as_positive_scalar(value, f"c[{i}]") for i, value in enumerate(np.atleast_1d(self.c)))
+        k = tuple(as_positive_scalar(value, f"k[{i}]") for i, value in enumerate(np.atleast_1d(self.k)))
+        lengths = tuple(as_positive_scalar(value, f"lengths[{i}]") for i, value in enumerate(self.lengths))
+        if len(c) != len(k):
+            raise ValueError(f"c and k must have one value per segment, got {len(c)} and {len(k)}.")
+        if len(lengths) != len(c) - 1:
+            raise ValueError(
+                f"lengths must give the length of every segment but the last: {len(c) - 1} value(s) "
+                f"for {len(c)} segment(s), got {len(lengths)}."
+            )
+        object.__setattr__(self, "c", c)
+        object.__setattr__(self, "k", k)
+        object.__setattr__(self, "lengths", lengths)
+        starts = [0.0]
+        for length in lengths:
+            starts.append(starts[-1] + length)
+        object.__setattr__(self, "_starts", tuple(starts))
+        offsets = [0.0]
+        for i, length in enumerate(lengths):
+            offsets.append(offsets[-1] + c[i] * (1.0 - math.exp(-k[i] * length)))
+        object.__setattr__(self, "_offsets", tuple(offsets))
+
+    @property
+    def initial_stiffness(self):
+        """Stiffness c_1 k_1 at a reversal point (N/m)."""
+        return self.c[0] * self.k[0]
+
+    @property
+    def amplitude(self):
+        """Total rise of the curve as s -> inf (N)."""
+        return self._offsets[-1] + self.c[-1]
+
+    def _segment(self, s):
+        i = 0
+        while i + 1 < len(self._starts) and s >= self._starts[i + 1]:
+            i += 1
+        return i
+
+    def rise(self, s):
+        """Delta(s) (N) for a distance s (m) from the reversal point (s < 0 extends segment 1)."""
+        i = self._segment(s)
+        return self._offsets[i] + self.c[i] * (1.0 - math.exp(-self.k[i] * (s - self._starts[i])))
+
+    def slope(self, s):
+        """dDelta/ds (N/m)."""
+        i = self._segment(s)
+        return self.c[i] * self.k[i] * math.exp(-self.k[i] * (s - self._starts[i]))
+
+
+class HysteresisMemory:
+    """The pre-sliding hysteresis function F(z) with nonlocal memory (seed 002, sect. 2.3).
+
+    Rules, as the paper describes them:
+
+    * Two memory sets hold the starting points (z_i, f_i(z_i)) of the transition curves: one for
+      ascending curves (v > 0; started at the minima z_n, F_n) and one for descending curves
+      (v < 0; started at the maxima z_m, F_m).
+    * At every velocity reversal a new transition curve starts at the current point (eq. 12
+      with z_i reset to z_m or z_n and f_i(z_i) to F_m or F_n).
+    * An internal loop closes when the current curve reaches the curve it branched off (the
+      outer curve of the same direction, started at the previous point of the same set), in the
+      vicinity of the point where the internal loop began. From there the state follows the
+      outer curve again, and the two points of the internal loop are cleared from the sets.
+      With one shape for both directions the closure happens exactly at the loop's first
+      reversal point (return-point memory).
+
+    Choices the paper leaves open, made here:
+
+    * The initial (virgin) curve starts at z = 0, F = 0 with the transition-curve shape.
+    * Sliding (with ``sigma0`` given): the pre-sliding curves are stiffer than the bristle line
+      sigma0 z at a reversal (c_1 k_1 > sigma0) and soften as they go. Sliding starts where the
+      current curve, having risen above the line in the direction of motion, meets it again;
+      from there F(z) = sigma0 z (the LuGre force), continuous at the switch. A velocity
+      reversal while sliding starts a new transition curve at (z, sigma0 z), with both memory
+      sets started afresh (gross sliding wipes out the pre-sliding memory).
+    * Exact zero velocity (d = 0) moves nothing and changes no memory.
+
+    Parameters
+    ----------
+    curve : TransitionCurve
+    sigma0 : float or None
+        Bristle stiffness of the sliding regime (N/m); None keeps the pre-sliding curves for
+        every z (the hysteresis function on its own, for scripted displacement histories).
+    """
+
+    def __init__(self, curve, sigma0=None):
+        if not isinstance(curve, TransitionCurve):
+            raise TypeError(f"curve must be a TransitionCurve, got {type(curve).__name__}.")
+        if sigma0 is not None:
+            sigma0 = as_positive_scalar(sigma0, "sigma0")
+            if curve.initial_stiffness <= sigma0:
+                raise ValueError(
+                    f"the transition curves must start stiffer than the bristles: c[0] k[0] = "
+                    f"{curve.initial_stiffness:g} N/m must exceed sigma0 = {sigma0:g} N/m, or there is no "
+                    f"pre-sliding regime."
+                )
+        self.curve = curve
+        self.sigma0 = sigma0
+        self.reset()
+
+    def reset(self, z=0.0, F=0.0):
+        """Start again at (z, F) with empty memory sets (the virgin state)."""
+        self.ascending = []  # starting points (z_n, F_n) of ascending curves
+        self.descending = []  # starting points (z_m, F_m) of descending curves
+        self.direction = 0
+        self.sliding = False
+        self._armed = False  # the curve has risen above the bristle line (sliding may start)
+        self._origin = (float(z), float(F))
+        self.z = float(z)
+        self.F = float(F)
+
+    # -- the curves ---------------------------------------------------------------------------
+    def _on(self, start, d, z):
+        z_r, F_r = start
+        return F_r + d * self.curve.rise(d * (z - z_r))
+
+    @property
+    def _set(self):
+        return self.ascending if self.direction > 0 else self.descending
+
+    def force(self, z):
+        """F at deflection z on the current curve (or sigma0 z when sliding), without moving."""
+        if self.sliding:
+            return self.sigma0 * z
+        if self.direction == 0:
+            return self.F
+        return self._on(self._set[-1], self.direction, z)
+
+    def stiffness(self, z):
+        """dF/dz at z on the current curve (sigma0 when sliding), for the linearized bristle step."""
+        if self.sliding:
+            return self.sigma0
+        if self.direction == 0:
+            return self.curve.initial_stiffness
+        start = self._set[-1]
+        return self.curve.slope(self.direction * (z - start[0]))
+
+    # -- motion --------------------------------------------------------------------------------
+    def turn(self, d):
+        """Set the direction of motion d (+1, -1 or 0); a change of sign starts a new curve."""
+        d = int(np.sign(d))
+        if d == 0 or d == self.direction:
+            return
+        point = (self.z, self.F)
+        if self.direction == 0 and not self.ascending and not self.descending:
+            point = self._origin
+        if self.sliding:
+            self.sliding = False
+            self.ascending, self.descending = [], []
+        (self.ascending if d > 0 else self.descending).append(point)
+        self.direction = d
+        self._armed = False
+
+    def move(self, z):
+        """Move to deflection z along the current direction; returns F(z) (N)."""
+        z = float(z)
+        d = self.direction
+        if d == 0:
+            self.z = z
+            return self.F
+        if not self.sliding:
+            same, other = self._set, (self.descending if d > 0 else self.ascending)
+            # loop closure: the current curve (started at same[-1], the reversal point B) got
+            # there from the curve started at other[-1] (the point A); with one shape for both
+            # directions the curve from B passes through A again, where it meets the outer
+            # curve of its own direction (same[-2]), or, with no outer curve, continues as a
+            # fresh curve from A (the virgin curve mirrored): pop B and A, and repeat.
+            while other and d * (z - other[-1][0]) >= 0.0:
+                start = other.pop()
+                same.pop()
+                if not same:
+                    same.append(start)
+                    break
+            F = self._on(same[-1], d, z)
+            if self.sigma0 is not None:
+                gap = d * (F - self.sigma0 * z)  # > 0: the curve is above the bristle line
+                if gap > 0.0:
+                    self._armed = True
+                elif self._armed:
+                    self.sliding = True
+                    self.ascending, self.descending = [], []
+            self.z, self.F = z, F
+            if not self.sliding:
+                return F
+        self.z, self.F = z, self.sigma0 * z
+        return self.F
+
+
+def hysteresis_response(curve, z):
+    """F(z) along a scripted deflection history z[k] (pre-sliding curves only, no sliding).
+
+    The direction at each sample is the sign of z[k] - z[k-1]; a change of sign is a reversal.
+
+    Parameters
+    ----------
+    curve : TransitionCurve
+    z : array_like, shape (N,)
+        Deflection history (m), starting anywhere (the virgin curve starts at z[0], F = 0).
+
+    Returns
+    -------
+    ndarray, shape (N,)
+        The hysteresis force (N).
+
+    Examples
+    --------
+    A loop that closes: up to 2e-4, down to 1e-4, up again to 2e-4 returns to the same force.
+
+    >>> import numpy as np
+    >>> from simlab.revised_lugre import TransitionCurve, hysteresis_response
+    >>> z = np.concatenate([np.linspace(0, 2e-4, 21), np.linspace(2e-4, 1e-4, 11)[1:],
+    ...                     np.linspace(1e-4, 2e-4, 11)[1:]])
+    >>> F = hysteresis_response(TransitionCurve(c=(6.0,), k=(2.5e4,)), z)
+    >>> bool(abs(F[20] - F[-1]) < 1e-12)
+    True
+    """
+    z = as_real_array(z, "z", ndim=1)
+    memory = HysteresisMemory(curve)
+    memory.reset(z=z[0])
+    F = np.empty(len(z))
+    F[0] = 0.0
+    for k in range(1, len(z)):
+        memory.turn(np.sign(z[k] - z[k - 1]))
+        F[k] = memory.move(z[k])
+    return F
+
+
+def film_steady_state(v, Fc, Fs, vb):
+    """Steady-state film thickness h_ss = Kf min(|v|, vb)^(2/3), Kf = (1 - Fc/Fs) vb^(-2/3) (eqs. 10-11)."""
+    v = np.abs(np.asarray(v, dtype=float))
+    return (1.0 - Fc / Fs) * (np.minimum(v, vb) / vb) ** (2.0 / 3.0)
+
+
+def film_step(model, h, v, T):
+    """Advance the film thickness over a step T with v held: the exact exponential of eq. (8).
+
+    h+ = h_ss + (h - h_ss) exp(-T / tau_h), tau_h chosen by eq. (9) at the start of the step
+    (the dwell constant tau_h0 when |v| < ``model.v_dwell``).
+    """
+    h_ss = float(film_steady_state(v, model.Fc, model.Fs, model.vb))
+    tau = model.tau_h(v, h, h_ss)
+    return h_ss + (h - h_ss) * math.exp(-T / tau)
+
+
+@dataclass(frozen=True)
+class RevisedLuGre:
+    """Revised LuGre (RLG) friction parameters (seed 002 eqs. 5-13); see the module docstring.
+
+    Attributes
+    ----------
+    Fc, Fs : float
+        Coulomb and static friction levels (N), 0 < Fc < Fs.
+    vs : float
+        Stribeck velocity (m/s), > 0.
+    vb : float
+        Velocity up to which the film thickness varies (m/s), > 0.
+    sigma0 : float
+        Bristle stiffness of the sliding regime (N/m), > 0.
+    sigma1 : float
+        Micro-damping (N s/m), >= 0.
+    sigma2 : float
+        Fluid (viscous) friction coefficient (N s/m), >= 0.
+    T : float
+        Time constant of the fluid-friction lead sigma2 (v + T dv/dt) (s), >= 0.
+    tau_hp, tau_hn, tau_h0 : float
+        Film time constants for acceleration, deceleration and dwell (s), > 0.
+    n : float
+        Stribeck exponent.
+    curve : TransitionCurve or None
+        Pre-sliding transition curves of F(z); None uses sigma0 z throughout (LuGre's force).
+    film : bool
+        False freezes h = 0, so g(v, h) is LuGre's g(v).
+    v_dwell : float
+        Speed below which the piston counts as dwelling (v = 0 in eq. 9) (m/s). A simulation
+        never gives an exact zero while stuck (the bristles creep), so eq. (9) needs a
+        threshold; the paper gives none.
+
+    With ``curve=None``, ``film=False`` and ``T=0`` the model is LuGre
+    (:meth:`as_lugre` returns that LuGre).
+    """
+
+    Fc: float
+    Fs: float
+    vs: float
+    vb: float
+    sigma0: float
+    sigma1: float
+    sigma2: float
+    T: float = 0.0
+    tau_hp: float = 1.0
+    tau_hn: float = 1.0
+    tau_h0: float = 1.0
+    n: float = 2.0
+    curve: TransitionCurve | None = None
+    film: bool = True
+    v_dwell: float = 1e-4
+
+    def __post_init__(self):
+        Fc = as_positive_scalar(self.Fc, "Fc")
+        Fs = as_positive_scalar(self.Fs, "Fs")
+        if Fc >= Fs:
+            raise ValueError(
+                f"the revised LuGre model needs Fc < Fs (its film thickness ranges over [0, 1 - Fc/Fs]), "
+                f"got Fc = {Fc!r}, Fs = {Fs!r}."
+            )
+        for name in ("vs", "vb", "sigma0", "tau_hp", "tau_hn", "tau_h0", "n", "v_dwell"):
+            as_positive_scalar(getattr(self, name), name)
+        for name in ("sigma1", "sigma2", "T"):
+            if as_finite_scalar(getattr(self, name), name) < 0:
+                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)!r}.")
+        if self.curve is not None:
+            HysteresisMemory(self.curve, self.sigma0)  # validates c[0] k[0] > sigma0
+        if not isinstance(self.film, (bool, np.bool_)):
+            raise TypeError(f"film must be True or False, got {type(self.film).__name__}.")
+
+    def g(self, v, h=0.0):
+        """Stribeck function with the film, g(v, h) = Fc + ((1 - h) Fs - Fc) exp(-|v/vs|^n) (eq. 6)."""
+        v = as_real_array(v, "v")
+        return self.Fc + ((1.0 - np.asarray(h, dtype=float)) * self.Fs - self.Fc) * np.exp(-np.abs(v / self.vs) ** self.n)
+
+    def h_ss(self, v):
+        """Steady-state film thickness (eqs. 10-11); 0 for every v when ``film`` is False."""
+        if not self.film:
+            return np.zeros_like(np.asarray(v, dtype=float))
+        return film_steady_state(v, self.Fc, self.Fs, self.vb)
+
+    def tau_h(self, v, h, h_ss):
+        """Film time constant by eq. (9)."""
+        if abs(v) < self.v_dwell:
+            return self.tau_h0
+        return self.tau_hp if h <= h_ss else self.tau_hn
+
+    def steady_state_force(self, v):
+        """Steady sliding force, eq. (13): Fc + ((1 - h_ss) Fs - Fc) e^{-|v/vs|^n}, signed, + sigma2 v."""
+        v = as_real_array(v, "v")
+        return np.sign(v) * self.g(v, self.h_ss(v)) + self.sigma2 * v
+
+    def memory(self):
+        """A fresh :class:`HysteresisMemory` for F(z), or None when ``curve`` is None."""
+        return None if self.curve is None else HysteresisMemory(self.curve, self.sigma0)
+
+    def as_lugre(self):
+        """The LuGre model with the same Fc, Fs, vs, sigma0, sigma1, sigma2, n."""
+        from simlab.friction import LuGre
+
+        return LuGre(Fc=self.Fc, Fs=self.Fs, vs=self.vs, sigma0=self.sigma0, sigma1=self.sigma1,
+                     sigma2=self.sigma2, n=self.n)
+
+    def without_extras(self):
+        """This model with its three revisions switched off (curve None, film off, T = 0)."""
+        from dataclasses import replace
+
+        return replace(self, curve=None, film=False, T=0.0)
