@@ -60,25 +60,26 @@ class CylinderParameters:
     Defaults: geometry, supply pressure and load from the text of seed 002 (SMC CM2L25-300:
     bore 25 mm, rod 10 mm, stroke 0.3 m; supply 0.5 MPa, taken as gauge; M = 0.5 kg as in the
     simulations of its figs. 10-12). The paper's Table 1 (dead volumes, valve gains, dead zone)
-    is not in the seed: those defaults are estimates, derived in lab09 from what the text reports
+    is not in the seed: those defaults are estimates, rounded from the derivation of
+    :func:`simlab.experiments.lab09_pneumatic_friction.valve_estimates` (from what the text reports)
     and marked "estimated" below.
     """
 
     D: float = 0.025  #: bore (m), seed 002 sect. 3.1
     d: float = 0.010  #: rod diameter (m), seed 002 sect. 3.1
     L: float = 0.3  #: stroke (m), seed 002 sect. 3.1
-    V10: float = 1.0e-5  #: dead volume of chamber 1, with ports and tubing (m^3), estimated
-    V20: float = 1.0e-5  #: dead volume of chamber 2 (m^3), estimated
+    V10: float = 1.75e-5  #: dead volume of chamber 1, with ports and tubing (m^3), estimated (lab09)
+    V20: float = 1.75e-5  #: dead volume of chamber 2 (m^3), estimated as V10 (lab09)
     M: float = 0.5  #: moving mass: piston, rod and load (kg), seed 002 figs. 10-12
     ps_gauge: float = 0.5e6  #: supply pressure above atmosphere (Pa), seed 002 sect. 3.1
     patm: float = 101325.0  #: atmospheric pressure (Pa), standard atmosphere
     Ts: float = 293.15  #: supply air temperature (K), assumed 20 degC
     R: float = 287.0  #: gas constant of air (J/(kg K))
     k: float = 1.4  #: ratio of specific heats / polytropic exponent of air
-    KV1: float = 4.0e-8  #: valve gain, building pressure (m^2/V), estimated
-    KV2: float = 4.0e-8  #: valve gain, exhausting pressure (m^2/V), estimated
-    um: float = 2.84  #: upper limit of the valve dead zone (V), estimated
-    un: float = 2.16  #: lower limit of the valve dead zone (V), estimated
+    KV1: float = 1.02e-6  #: valve gain, building pressure (m^2/V), estimated (lab09)
+    KV2: float = 7.09e-6  #: valve gain, exhausting pressure (m^2/V), estimated (lab09)
+    um: float = 2.8725  #: upper limit of the valve dead zone (V), estimated (lab09)
+    un: float = 2.20  #: lower limit of the valve dead zone (V), estimated (lab09)
     u_max: float = 5.0  #: rated valve input (V), seed 002 sect. 3.1
 
     def __post_init__(self):
@@ -241,6 +242,20 @@ def _input(u, name):
     return lambda t: value
 
 
+def _limit(p_old, p_new, m, V, mdot, P, RT):
+    """Clip a step that an exhausting valve carried below p_atm, or a building one above p_s.
+
+    The mass is booked with the pressure change it stands for (V dp = k R Ts dm).
+    """
+    if mdot < 0.0 and p_new < P.patm <= p_old:
+        bound = P.patm
+    elif mdot > 0.0 and p_new > P.ps >= p_old:
+        bound = P.ps
+    else:
+        return p_new, m
+    return bound, m + V * (bound - p_new) / (P.k * RT)
+
+
 def simulate_cylinder(params, friction, u1, u2, t_end, h=1.16e-3, x0=0.035, v0=0.0, p10=None, p20=None,
                       hold=False):
     """Simulate the electro-pneumatic cylinder with a friction model, fixed step h.
@@ -261,7 +276,8 @@ def simulate_cylinder(params, friction, u1, u2, t_end, h=1.16e-3, x0=0.035, v0=0
        * None: no friction;
 
     3. end stops: the piston is held at 0 or L (v = 0) while the net force presses into the stop;
-    4. the pressures and the chamber air masses by the trapezoidal corrector (Heun).
+    4. the pressures and the chamber air masses by the trapezoidal corrector (Heun); a step that
+       would carry a pressure past p_atm (exhausting) or p_s (building) stops there.
 
     Parameters
     ----------
@@ -398,10 +414,16 @@ def simulate_cylinder(params, friction, u1, u2, t_end, h=1.16e-3, x0=0.035, v0=0
             F_out = F_step if stopped else F_step + s2 * lead * acc
         ua, ub = float(U1(t[i + 1])), float(U2(t[i + 1]))
         md1c, md2c, dp1c, dp2c = rates(p1p, p2p, x_new, v_new, ua, ub)
-        p1 = p1 + 0.5 * h * (dp1 + dp1c)
-        p2 = p2 + 0.5 * h * (dp2 + dp2c)
+        p1_new = p1 + 0.5 * h * (dp1 + dp1c)
+        p2_new = p2 + 0.5 * h * (dp2 + dp2c)
         m1 = m1 + 0.5 * h * (md1 + md1c)
         m2 = m2 + 0.5 * h * (md2 + md2c)
+        # a valve cannot take a chamber past the pressure it connects it to (the exhaust law is
+        # infinitely steep at p = patm, so a step may overshoot): stop there, and book the mass
+        V1n, V2n = P.V10 + A1 * x_new, P.V20 + A2 * (L - x_new)
+        p1_new, m1 = _limit(p1, p1_new, m1, V1n, md1 + md1c, P, RT)
+        p2_new, m2 = _limit(p2, p2_new, m2, V2n, md2 + md2c, P, RT)
+        p1, p2 = p1_new, p2_new
         out["F"][i] = F_out
         x, v = x_new, v_new
         if not (math.isfinite(x) and math.isfinite(v) and math.isfinite(p1) and math.isfinite(p2)):

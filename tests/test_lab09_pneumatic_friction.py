@@ -1,0 +1,122 @@
+"""Lab 09: the parameter estimates replayed from the text, and the claims of seed 002 checked."""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from simlab.experiments import lab09_pneumatic_friction as lab
+from simlab.plants.pneumatic import CylinderParameters, flow_factor, valve_mass_flow
+
+
+@pytest.fixture(scope="module")
+def low():
+    return lab.constant_input_study()
+
+
+@pytest.fixture(scope="module")
+def high():
+    return lab.smooth_motion_study()
+
+
+def test_valve_estimates_replay_the_text():
+    est = lab.valve_estimates()
+    P = lab.cylinder_parameters()
+    T = lab.TEXT
+    kRT, RT = P.k * P.R * P.Ts, P.R * P.Ts
+    # eq. (15) with the estimates gives back the two mass flows read off figs. 7 and 8
+    p_low = P.patm + 0.5 * T["p1_breakaway"]
+    assert valve_mass_flow(2.875, p_low, P) == pytest.approx(est["mdot_low"], rel=1e-9)
+    assert valve_mass_flow(2.99, P.patm + T["p1_max_high"], P) == pytest.approx(est["mdot_high"], rel=1e-9)
+    # the piston still for 1.8 s: p1 rises by 0.022 MPa in the chamber volume at x0
+    V1 = P.V10 + P.A1 * T["x0_low"]
+    assert est["mdot_low"] * kRT / V1 * T["t_stick_1"] == pytest.approx(T["p1_breakaway"], rel=1e-12)
+    # the first slip of 10 mm is the overshoot 2 (Fb - Fc) / k_air of the air spring
+    assert 2 * (T["F_breakaway"] - T["F_sliding_min"]) / est["k_air"] == pytest.approx(T["first_slip"], rel=1e-12)
+    # the exhaust of chamber 2 at the fig. 8 speed keeps p2 at 0.01 MPa
+    p2 = P.patm + T["p2_near_zero"]
+    assert -valve_mass_flow(2.09, p2, P) == pytest.approx(p2 * P.A2 * est["v_high"] / RT, rel=1e-9)
+    assert flow_factor(P.patm / p2) < flow_factor(0.1)  # that exhaust is unchoked
+    assert est["un"] > T["u2_exhausts"] and est["un"] < est["um"] < 2.875
+
+
+def test_defaults_of_the_cylinder_are_the_rounded_estimates():
+    est, defaults = lab.valve_estimates(), CylinderParameters()
+    for name, tolerance in (("V10", 0.005), ("V20", 0.005), ("KV1", 0.005), ("KV2", 0.005)):
+        assert est[name] == pytest.approx(getattr(defaults, name), rel=tolerance), name  # 3 digits
+    assert est["um"] == pytest.approx(defaults.um, abs=5e-5) and est["un"] == pytest.approx(defaults.un, abs=5e-3)
+
+
+def test_friction_estimates_replay_the_text():
+    fr = lab.friction_estimates()
+    T = lab.TEXT
+    P = lab.cylinder_parameters()
+    # smooth motion: the force at the largest p1 is the sliding force Fc + sigma2 v
+    v = lab.valve_estimates()["v_high"]
+    assert fr["Fc"] + fr["sigma2"] * v == pytest.approx(T["p1_max_high"] * P.A1, rel=1e-12)
+    # the film after the 0.5 s stick gives the re-break-away force of 8.4 N
+    h = fr["h_max"] * math.exp(-T["t_stick_2"] / fr["tau_h0"])
+    assert (1 - h) * fr["Fs"] == pytest.approx(T["F_sliding_max"], rel=1e-12)
+    models = lab.friction_models()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert models["LG"].check_passivity()  # sigma1 below sigma2 Fc / (Fs - Fc)
+    assert models["RLG"].curve.initial_stiffness > models["RLG"].sigma0
+
+
+def test_dynamic_models_stick_slip_and_the_static_model_does_not(low):
+    assert low["LG"]["cycles"] >= 3 and low["RLG"]["cycles"] >= 3
+    assert low["SS"]["cycles"] == 0 and low["SS"]["stuck_fraction"] < 0.1
+    # the paper: RLG gives more stick-slip cycles than LG, and re-breaks away below Fs (the film)
+    assert low["RLG"]["cycles"] >= low["LG"]["cycles"]
+    assert max(low["RLG"]["breakaway"][1:]) < 0.9 * lab.TEXT["F_breakaway"]
+    # SS: the friction force chatters between about -Fs and +Fs while the piston creeps
+    r = low["SS"]["result"]
+    assert r.F.min() < -0.9 * lab.TEXT["F_breakaway"] and r.F.max() > 0.9 * lab.TEXT["F_breakaway"]
+    assert np.all(np.diff(r.x[r.t > 1.0]) > -1e-4) and r.x[-1] > r.x[0] + 0.02
+
+
+def test_stick_slip_cycles_are_separated_by_sticks(low):
+    r = low["LG"]["result"]
+    phases = lab.stick_slip_cycles(r)
+    for (a0, a1, _), (b0, _, _) in zip(phases[:-1], phases[1:]):
+        assert b0 - a1 >= 0.1
+        stuck = (r.t > a1 + 0.02) & (r.t < b0 - 0.02)
+        assert np.all(np.abs(r.v[stuck]) <= 5e-3)
+    with pytest.raises(ValueError, match="v_slip"):
+        lab.stick_slip_cycles(r, v_slip=0.0)
+
+
+def test_higher_inputs_give_smooth_motion(high):
+    for name in ("LG", "RLG"):
+        assert len(high[name]["phases"]) == 1
+        assert high[name]["mean_speed"] == pytest.approx(lab.valve_estimates()["v_high"], rel=0.2)
+
+
+def test_sinusoidal_inputs_lg_and_rlg_nearly_agree():
+    study = lab.sinusoidal_study(0.2)
+    stroke = np.ptp(study["runs"]["LG"].x)
+    assert stroke > 0.1
+    assert study["lg_rlg_dx"] < 0.05 * stroke
+    with pytest.raises(ValueError, match="f"):
+        lab.sinusoidal_inputs(0.0)
+
+
+def test_halving_the_step_changes_little_for_the_dynamic_models():
+    halving = lab.step_halving(lab.low_inputs(), models=("LG", "RLG"))
+    assert halving["LG"]["dx"] < 2e-3 and halving["RLG"]["dx"] < 6e-3
+    for name in ("LG", "RLG"):
+        assert halving[name]["cycles"][0] == halving[name]["cycles"][1]
+        assert halving[name]["grid_check"] < 1e-12
+
+
+def test_a_softer_air_spring_ends_the_stick_slip():
+    scan = lab.dead_volume_scan((1.75e-5, 4e-4))
+    assert scan[0]["cycles"] >= 3 and scan[1]["cycles"] <= 1
+    assert scan[0]["k_air"] > scan[1]["k_air"]
+
+
+def test_bad_model_name_is_rejected():
+    with pytest.raises(ValueError, match="model"):
+        lab.simulate("Coulomb", lab.low_inputs())
