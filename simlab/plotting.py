@@ -428,7 +428,8 @@ def plot_cylinder_runs(runs, title=None):
         style = {"linestyle": LINE_STYLES[i % len(LINE_STYLES)][0]}
         ax_x.plot(r.t, r.x * 1e3, label=name, **style)
         ax_p.plot(r.t, r.p1_gauge / 1e6, label=f"p1, {name}", **style)
-        ax_F.plot(r.t, r.F, label=name, linewidth=0.8 if name == "SS" else 1.5, **style)
+        chatter = {"linewidth": 0.5, "alpha": 0.45, "zorder": 1} if name == "SS" else {"linewidth": 1.5, "zorder": 2}
+        ax_F.plot(r.t, r.F, label=name, **chatter, **style)
     r = next(iter(results.values()))
     ax_p.plot(r.t, r.p2_gauge / 1e6, color="gray", linestyle=":", label=f"p2, {next(iter(results))}")
     ax_x.set(ylabel="position x (mm)", title=title or "Piston position, pressures and friction")

@@ -94,11 +94,26 @@ def test_higher_inputs_give_smooth_motion(high):
         assert high[name]["mean_speed"] == pytest.approx(lab.valve_estimates()["v_high"], rel=0.2)
 
 
-def test_sinusoidal_inputs_lg_and_rlg_nearly_agree():
+def test_sinusoid_valve_set_reproduces_the_pressure_peaks_of_fig9():
+    est = lab.sinusoid_valve_estimates()
+    assert est["um"] + est["un"] == pytest.approx(5.0, abs=1e-12)  # dead zone centred on 2.5 V
+    assert 2.5 - 0.4 < est["un"] and est["um"] < 2.5 + 0.4  # both valves open and exhaust in each cycle
     study = lab.sinusoidal_study(0.2)
-    stroke = np.ptp(study["runs"]["LG"].x)
-    assert stroke > 0.1
-    assert study["lg_rlg_dx"] < 0.05 * stroke
+    assert study["p1_max"]["LG"] == pytest.approx(lab.TEXT["p1_max_sine"], rel=1e-4)
+    assert study["p2_max"]["LG"] == pytest.approx(lab.TEXT["p2_max_sine"], rel=1e-4)
+    # the constant-input set cannot: its um leaves the retracting valve almost shut
+    assert lab.valve_estimates()["um"] > 2.87
+
+
+def test_sinusoidal_inputs_give_trapezoidal_strokes_and_lg_rlg_nearly_agree():
+    study = lab.sinusoidal_study(0.2)
+    r = study["runs"]["LG"]
+    period = 1.0 / study["f"]
+    for k in range(1, 4):  # every period: an extending and a retracting stroke of > 0.1 m
+        window = (r.t >= k * period - 0.5 * period) & (r.t <= k * period + 0.5 * period)
+        assert np.ptp(r.x[window]) > 0.1
+    assert np.mean(np.abs(r.v) < 1e-3) > 0.2  # the dwells at the corners of the trapezoid
+    assert study["lg_rlg_dx"] < 0.02 * np.ptp(r.x)
     with pytest.raises(ValueError, match="f"):
         lab.sinusoidal_inputs(0.0)
 
@@ -109,6 +124,8 @@ def test_halving_the_step_changes_little_for_the_dynamic_models():
     for name in ("LG", "RLG"):
         assert halving[name]["cycles"][0] == halving[name]["cycles"][1]
         assert halving[name]["grid_check"] < 1e-12
+    sine = lab.step_halving(lab.sinusoidal_inputs(1.0), models=("LG",), params=lab.sinusoid_cylinder_parameters())
+    assert sine["LG"]["dx"] < 2e-3
 
 
 def test_a_softer_air_spring_ends_the_stick_slip():

@@ -149,7 +149,7 @@ def flow_factor(r, k=1.4):
     --------
     >>> from simlab.plants.pneumatic import flow_factor
     >>> round(flow_factor(0.2), 4), round(flow_factor(0.9), 4), flow_factor(1.0)
-    (0.5787, 0.3837, 0.0)
+    (0.5787, 0.3571, 0.0)
     """
     k = as_finite_scalar(k, "k")
     r_crit, choked = critical_pressure_ratio(k), choked_flow_factor(k)
