@@ -155,7 +155,9 @@ class HysteresisMemory:
       vicinity of the point where the internal loop began. From there the state follows the
       outer curve again, and the two points of the internal loop are cleared from the sets.
       With one shape for both directions the closure happens exactly at the loop's first
-      reversal point (return-point memory).
+      reversal point (return-point memory). A curve with no outer curve of its own direction
+      (the outermost one) runs on past that point, which is then wiped out of the other set
+      (Masing's rule; the paper does not discuss this case).
 
     Choices the paper leaves open, made here:
 
@@ -255,15 +257,14 @@ class HysteresisMemory:
             same, other = self._set, (self.descending if d > 0 else self.ascending)
             # loop closure: the current curve (started at same[-1], the reversal point B) got
             # there from the curve started at other[-1] (the point A); with one shape for both
-            # directions the curve from B passes through A again, where it meets the outer
-            # curve of its own direction (same[-2]), or, with no outer curve, continues as a
-            # fresh curve from A (the virgin curve mirrored): pop B and A, and repeat.
+            # directions the curve from B passes through A again. There it meets the outer curve
+            # of its own direction (same[-2]): the loop A-B closes, both points are wiped out and
+            # the state follows the outer curve. With no outer curve (B's is the outermost), A
+            # alone is wiped out and the state stays on B's curve (Masing's rule).
             while other and d * (z - other[-1][0]) >= 0.0:
-                start = other.pop()
-                same.pop()
-                if not same:
-                    same.append(start)
-                    break
+                other.pop()
+                if len(same) >= 2:
+                    same.pop()
             F = self._on(same[-1], d, z)
             if self.sigma0 is not None:
                 gap = d * (F - self.sigma0 * z)  # > 0: the curve is above the bristle line

@@ -131,6 +131,8 @@ def test_halving_the_step_changes_little_for_the_dynamic_models():
 def test_a_softer_air_spring_ends_the_stick_slip():
     scan = lab.dead_volume_scan((1.75e-5, 4e-4))
     assert scan[0]["cycles"] >= 3 and scan[1]["cycles"] <= 1
+    assert lab.count_stick_slip([(0.0, 10.0, 10.5)]) == 0  # creeping from the start is no cycle
+    assert lab.count_stick_slip([(1.0, 1.1, 10.0), (1.15, 1.3, 9.0), (2.0, 2.1, 9.0)]) == 2
     assert scan[0]["k_air"] > scan[1]["k_air"]
 
 

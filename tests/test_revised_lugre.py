@@ -98,6 +98,13 @@ def test_descending_past_the_virgin_start_has_no_jump():
     F = hysteresis_response(CURVE, z)
     dz = np.abs(np.diff(z))
     assert np.all(np.abs(np.diff(F)) <= CURVE.initial_stiffness * dz + 1e-12)
+    # the descent from +a is one curve all the way to -a (no restart, no kink, at the virgin
+    # start z = 0); the ascent from -a closes the big loop at +a (return-point memory)
+    a, n = 30e-6, 200
+    F_a = eq12(a, 0.0, 0.0, +1)
+    np.testing.assert_allclose(F[n:2 * n + 1], eq12(z[n:2 * n + 1], a, F_a, -1), atol=1e-12)
+    big = hysteresis_response(CURVE, path(0.0, a, -a, a, n=n))
+    assert big[-1] == pytest.approx(F_a, abs=1e-12)
 
 
 def test_sliding_starts_where_the_curve_meets_the_bristle_line():

@@ -48,6 +48,7 @@ __all__ = [
     "sinusoidal_inputs",
     "simulate",
     "stick_slip_cycles",
+    "count_stick_slip",
     "constant_input_study",
     "smooth_motion_study",
     "sinusoidal_study",
@@ -316,37 +317,51 @@ def stick_slip_cycles(result, v_slip=5e-3, t_stick=0.1):
     return [(float(result.t[a]), float(result.t[b]), float(result.F[max(a - 1, 0)])) for a, b in phases]
 
 
+def count_stick_slip(phases, t_stick=0.1):
+    """Number of stick-slip cycles: slip phases that start after a stick of at least t_stick seconds.
+
+    The first phase counts if the piston stood still for t_stick before it (the initial stick).
+    A model that creeps from the start and never sticks (SS) has none.
+    """
+    count, previous_end = 0, 0.0
+    for start, end, _ in phases:
+        if start - previous_end >= t_stick:
+            count += 1
+        previous_end = end
+    return count
+
+
 def _stuck_fraction(result, v_stick=1e-3):
     return float(np.mean(np.abs(result.v) < v_stick))
 
 
-def constant_input_study(h=H):
-    """Low constant inputs for SS, LG and RLG: runs, slip phases, break-away forces, time stuck."""
-    scenario = low_inputs()
+def _runs(scenario, h):
+    """Each model in the scenario, with its slip phases and the numbers every study reports."""
     out = {}
     for name in MODELS:
         r = simulate(name, scenario, h=h)
         phases = stick_slip_cycles(r)
-        out[name] = {"result": r, "phases": phases, "cycles": len(phases) if _stuck_fraction(r) > 0.2 else 0,
+        out[name] = {"result": r, "phases": phases, "cycles": count_stick_slip(phases),
                      "stuck_fraction": _stuck_fraction(r), "breakaway": [p[2] for p in phases],
-                     "F_std_moving": float(np.std(r.F[np.abs(r.v) > 1e-3])) if np.any(np.abs(r.v) > 1e-3) else 0.0,
                      "p1_max": float(r.p1_gauge.max()), "p2_max": float(r.p2_gauge.max())}
     return out
 
 
+def constant_input_study(h=H):
+    """Low constant inputs for SS, LG and RLG: runs, slip phases, cycles, break-away forces, time stuck."""
+    return _runs(low_inputs(), h)
+
+
 def smooth_motion_study(h=H):
-    """Higher constant inputs: one slip phase (smooth motion), its start and mean speed per model."""
-    scenario = high_inputs()
-    out = {}
-    for name in MODELS:
-        r = simulate(name, scenario, h=h)
-        phases = stick_slip_cycles(r)
+    """Higher constant inputs: slip phases (one: smooth motion), its start and mean speed per model."""
+    out = _runs(high_inputs(), h)
+    for entry in out.values():
+        r, phases = entry["result"], entry["phases"]
         moving = np.abs(r.v) > 5e-3
         reach = np.flatnonzero(r.x >= TEXT["x_high"])
-        out[name] = {"result": r, "phases": phases, "t_start": phases[0][0] if phases else float("nan"),
-                     "mean_speed": float(np.mean(r.v[moving])) if moving.any() else 0.0,
-                     "t_reach": float(r.t[reach[0]]) if reach.size else float("nan"),
-                     "p1_max": float(r.p1_gauge.max()), "p2_max": float(r.p2_gauge.max())}
+        entry.update({"t_start": phases[0][0] if phases else float("nan"),
+                      "mean_speed": float(np.mean(r.v[moving])) if moving.any() else 0.0,
+                      "t_reach": float(r.t[reach[0]]) if reach.size else float("nan")})
     return out
 
 
@@ -374,7 +389,7 @@ def step_halving(scenario, h=H, models=MODELS, params=None):
         n = min(len(a.t), (len(b.t) + 1) // 2)
         out[name] = {"dx": float(np.max(np.abs(a.x[:n] - b.x[: 2 * n : 2]))),
                      "dp1": float(np.max(np.abs(a.p1[:n] - b.p1[: 2 * n : 2]))),
-                     "cycles": (len(stick_slip_cycles(a)), len(stick_slip_cycles(b))),
+                     "cycles": (count_stick_slip(stick_slip_cycles(a)), count_stick_slip(stick_slip_cycles(b))),
                      "grid_check": float(np.max(np.abs(a.t[:n] - b.t[: 2 * n : 2])))}
     return out
 
@@ -393,7 +408,7 @@ def dead_volume_scan(V10_values=(1e-5, 1.75e-5, 5e-5, 1e-4, 2e-4, 4e-4), model="
         scale = V1 / (est["V10"] + base.A1 * TEXT["x0_low"])
         P = replace(base, V10=V10, V20=V10, KV1=base.KV1 * scale)
         r = simulate(model, low_inputs(), params=P)
-        out.append({"V10": V10, "KV1": P.KV1, "cycles": len(stick_slip_cycles(r)), "stuck": _stuck_fraction(r),
+        out.append({"V10": V10, "KV1": P.KV1, "cycles": count_stick_slip(stick_slip_cycles(r)), "stuck": _stuck_fraction(r),
                     "k_air": P.k * (P.patm + TEXT["p1_breakaway"]) * P.A1**2 / V1})
     return out
 
