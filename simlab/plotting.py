@@ -427,15 +427,16 @@ def plot_cylinder_runs(runs, title=None):
     for i, (name, r) in enumerate(results.items()):
         style = {"linestyle": LINE_STYLES[i % len(LINE_STYLES)][0]}
         ax_x.plot(r.t, r.x * 1e3, label=name, **style)
-        ax_p.plot(r.t, r.p1_gauge / 1e6, label=f"p1, {name}", **style)
+        line, = ax_p.plot(r.t, r.p1_gauge / 1e6, label=f"p1, {name}", **style)
+        ax_p.plot(r.t, r.p2_gauge / 1e6, color=line.get_color(), linestyle=":", linewidth=1.0,
+                  label=f"p2, {name}")
         chatter = {"linewidth": 0.5, "alpha": 0.45, "zorder": 1} if name == "SS" else {"linewidth": 1.5, "zorder": 2}
         ax_F.plot(r.t, r.F, label=name, **chatter, **style)
-    r = next(iter(results.values()))
-    ax_p.plot(r.t, r.p2_gauge / 1e6, color="gray", linestyle=":", label=f"p2, {next(iter(results))}")
     ax_x.set(ylabel="position x (mm)", title=title or "Piston position, pressures and friction")
     ax_p.set(ylabel="gauge pressure (MPa)")
+    ax_p.legend(loc="best", fontsize="small", ncol=2)
     ax_F.set(xlabel="t (s)", ylabel="friction force F_r (N)")
-    for ax in (ax_x, ax_p, ax_F):
+    for ax in (ax_x, ax_F):
         ax.legend(loc="best", fontsize="small")
     fig.tight_layout()
     return fig

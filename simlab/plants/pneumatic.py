@@ -68,17 +68,17 @@ class CylinderParameters:
     D: float = 0.025  #: bore (m), seed 002 sect. 3.1
     d: float = 0.010  #: rod diameter (m), seed 002 sect. 3.1
     L: float = 0.3  #: stroke (m), seed 002 sect. 3.1
-    V10: float = 1.75e-5  #: dead volume of chamber 1, with ports and tubing (m^3), estimated (lab09)
-    V20: float = 1.75e-5  #: dead volume of chamber 2 (m^3), estimated as V10 (lab09)
+    V10: float = 5.14e-5  #: dead volume of chamber 1, with ports and tubing (m^3), estimated (lab09)
+    V20: float = 5.14e-5  #: dead volume of chamber 2 (m^3), estimated as V10 (lab09)
     M: float = 0.5  #: moving mass: piston, rod and load (kg), seed 002 figs. 10-12
     ps_gauge: float = 0.5e6  #: supply pressure above atmosphere (Pa), seed 002 sect. 3.1
     patm: float = 101325.0  #: atmospheric pressure (Pa), standard atmosphere
     Ts: float = 293.15  #: supply air temperature (K), assumed 20 degC
     R: float = 287.0  #: gas constant of air (J/(kg K))
     k: float = 1.4  #: ratio of specific heats / polytropic exponent of air
-    KV1: float = 1.02e-6  #: valve gain, building pressure (m^2/V), estimated (lab09)
+    KV1: float = 9.94e-7  #: valve gain, building pressure (m^2/V), estimated (lab09)
     KV2: float = 7.09e-6  #: valve gain, exhausting pressure (m^2/V), estimated (lab09)
-    um: float = 2.8725  #: upper limit of the valve dead zone (V), estimated (lab09)
+    um: float = 2.8700  #: upper limit of the valve dead zone (V), estimated (lab09)
     un: float = 2.20  #: lower limit of the valve dead zone (V), estimated (lab09)
     u_max: float = 5.0  #: rated valve input (V), seed 002 sect. 3.1
 
@@ -275,7 +275,9 @@ def simulate_cylinder(params, friction, u1, u2, t_end, h=1.16e-3, x0=0.035, v0=0
          step, as a fixed-step Simulink run evaluates a static map;
        * None: no friction;
 
-    3. end stops: the piston is held at 0 or L (v = 0) while the net force presses into the stop;
+    3. end stops: the piston is held at 0 or L (v = 0) while the net force presses into the stop
+       (the bristle state, and with it the reported friction of LG/RLG, stays frozen there; the
+       stop carries the load);
     4. the pressures and the chamber air masses by the trapezoidal corrector (Heun); a step that
        would carry a pressure past p_atm (exhausting) or p_s (building) stops there.
 
