@@ -140,3 +140,13 @@ def test_cylinder_parameters_reject_bad_values():
         CylinderParameters(un=2.9, um=2.8)
     with pytest.raises(ValueError, match="V10"):
         CylinderParameters(V10=-1e-5)
+
+
+def test_lugre_bristle_in_the_cylinder_is_lab08s_exponential_update():
+    from simlab.friction import bristle_step
+
+    lg = LuGre(Fc=4.5, Fs=10.5, vs=0.01, sigma0=5e4, sigma1=30.0, sigma2=40.0)
+    r = simulate_cylinder(P, lg, 2.875, 2.19, 3.0)
+    expected = bristle_step(lg, r.z[:-1], r.v[:-1], r.h, method="exponential")
+    np.testing.assert_allclose(r.z[1:], expected, rtol=1e-9, atol=1e-15)
+    assert np.ptp(r.x) > 0.005  # it did stick and slip, not only stand still
