@@ -7,7 +7,7 @@ reproduce the measured stick-slip. This lab rebuilds the system and the comparis
 
 1. Parameters: the geometry is in the text; the paper's Tables 1 and 2 are not in the seed and
    could not be found here (the paper's page, https://ms.copernicus.org/articles/10/517/2019,
-   and the same group's papers that reuse the rig, Tran and Yanada 2013, Intelligent Control and
+   and two related papers of the same group, Tran and Yanada 2013, Intelligent Control and
    Automation 4(2), and Tran 2021, Strojniski vestnik 67(9), are in this workplace's stored
    corpora only as their opening paragraphs), so every other value is *estimated* from what the text reports
    (:data:`TEXT`), by the small calculations of :func:`valve_estimates` and
