@@ -203,7 +203,6 @@ def friction_estimates():
     * Transition curves: one segment, stiffer than the bristles at a reversal (c k = 3 sigma0),
       with the amplitude c = 6 N (the pre-sliding curve meets sigma0 z at about Fc + 1 N).
     """
-    P, _, _ = _air()
     Fs, Fc = TEXT["F_breakaway"], TEXT["F_sliding_min"]
     sigma2 = _sigma2(_v_high())
     sigma0 = round(Fs / 0.2e-3, -4)
@@ -406,7 +405,7 @@ def smooth_motion_study(h=H, resolution=1.5e-3):
     """
     out = _runs(high_inputs(), h)
     for entry in out.values():
-        r, phases = entry["result"], entry["phases"]
+        r = entry["result"]
         inside = r.x < r.params.L
         moving = (np.abs(r.v) > 5e-3) & inside
         start = np.flatnonzero(r.x - r.x[0] >= resolution)

@@ -184,15 +184,16 @@ def _mass_flow(u, p, P, r_crit, choked):
 
 
 def chamber_volumes(x, params):
-    """Chamber volumes V1 = V10 + A1 x, V2 = V20 + A2 (L - x) (m^3), eq. (19)."""
-    x = np.asarray(x, dtype=float)
+    """Chamber volumes V1 = V10 + A1 x, V2 = V20 + A2 (L - x) (m^3), eq. (19); x a float or an array."""
+    if not isinstance(x, float):
+        x = np.asarray(x, dtype=float)
     return params.V10 + params.A1 * x, params.V20 + params.A2 * (params.L - x)
 
 
 def pressure_rates(p1, p2, x, v, mdot1, mdot2, params):
     """Pressure derivatives (Pa/s) of eq. (18) for absolute pressures, position x and velocity v."""
     P = params
-    V1, V2 = P.V10 + P.A1 * x, P.V20 + P.A2 * (P.L - x)
+    V1, V2 = chamber_volumes(x, P)
     RT = P.R * P.Ts
     return P.k / V1 * (RT * mdot1 - p1 * P.A1 * v), P.k / V2 * (RT * mdot2 + p2 * P.A2 * v)
 
@@ -304,7 +305,7 @@ def simulate_cylinder(params, friction, u1, u2, t_end, h=1.16e-3, x0=0.035, v0=0
     """
     from simlab.friction import LuGre, StaticFriction
     from simlab.integrators import NonFiniteStateError
-    from simlab.revised_lugre import RevisedLuGre, film_steady_state
+    from simlab.revised_lugre import RevisedLuGre, film_step
 
     if not isinstance(params, CylinderParameters):
         raise TypeError(f"params must be CylinderParameters, got {type(params).__name__}.")
@@ -327,7 +328,7 @@ def simulate_cylinder(params, friction, u1, u2, t_end, h=1.16e-3, x0=0.035, v0=0
     p2 = P.patm if p20 is None else as_positive_scalar(p20, "p20")
     RT = P.R * P.Ts
     V1, V2 = chamber_volumes(x, P)
-    m1, m2 = p1 * float(V1) / RT, p2 * float(V2) / RT  # at the supply temperature
+    m1, m2 = p1 * V1 / RT, p2 * V2 / RT  # at the supply temperature
 
     N = len(t) - 1
     out = {name: np.empty(N + 1) for name in ("x", "v", "p1", "p2", "F", "z", "film", "m1", "m2", "u1", "u2")}
@@ -355,8 +356,7 @@ def simulate_cylinder(params, friction, u1, u2, t_end, h=1.16e-3, x0=0.035, v0=0
     def rates(p1, p2, x, v, ua, ub):
         md1 = _mass_flow(ua, p1, P, r_crit, choked)
         md2 = _mass_flow(ub, p2, P, r_crit, choked)
-        V1, V2 = P.V10 + A1 * x, P.V20 + A2 * (L - x)
-        return md1, md2, P.k / V1 * (RT * md1 - p1 * A1 * v), P.k / V2 * (RT * md2 + p2 * A2 * v)
+        return (md1, md2) + pressure_rates(p1, p2, x, v, md1, md2, P)
 
     ua, ub = float(U1(t[0])), float(U2(t[0]))
     for i in range(N + 1):
@@ -390,9 +390,7 @@ def simulate_cylinder(params, friction, u1, u2, t_end, h=1.16e-3, x0=0.035, v0=0
             F_step = 0.5 * (Fz + Fz_new) + s1 * (z_new - z) / h + s2 * v
             acc = (drive - F_step) / M_eff
             if film_on:
-                h_ss = float(film_steady_state(v, Fc, Fs_, friction.vb))
-                tau = friction.tau_h(v, film, h_ss)
-                film = h_ss + (film - h_ss) * math.exp(-h / tau)
+                film = film_step(friction, film, v, h)
             z, Fz = z_new, Fz_new
         elif kind == "SS":
             F_out = (math.copysign(Fc + dF * math.exp(-(abs(v / vs_) ** n)), v) if v != 0.0 else 0.0) + s2 * v
@@ -422,7 +420,7 @@ def simulate_cylinder(params, friction, u1, u2, t_end, h=1.16e-3, x0=0.035, v0=0
         m2 = m2 + 0.5 * h * (md2 + md2c)
         # a valve cannot take a chamber past the pressure it connects it to (the exhaust law is
         # infinitely steep at p = patm, so a step may overshoot): stop there, and book the mass
-        V1n, V2n = P.V10 + A1 * x_new, P.V20 + A2 * (L - x_new)
+        V1n, V2n = chamber_volumes(x_new, P)
         p1_new, m1 = _limit(p1, p1_new, m1, V1n, md1 + md1c, P, RT)
         p2_new, m2 = _limit(p2, p2_new, m2, V2n, md2 + md2c, P, RT)
         p1, p2 = p1_new, p2_new
