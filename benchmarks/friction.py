@@ -13,7 +13,7 @@ import time
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from simlab.experiments.lab08_lugre import spring_block_rhs, stick_slip_metrics
+from simlab.course.lab08_lugre import spring_block_rhs, stick_slip_metrics
 from simlab.friction import CANUDAS_1995, LuGre, spring_block
 
 MODEL = LuGre(**CANUDAS_1995)

@@ -4,6 +4,8 @@ The top level gathers the functions a lab uses most; each lives in a module name
 concept of the course:
 
 * :mod:`simlab.integrators`: Euler, improved Euler (Heun) and RK4, fixed step.
+* :mod:`simlab.stability`: stability functions and regions, step limits, order fitting.
+* :mod:`simlab.implicit`: implicit methods for stiff (病态) systems.
 * :mod:`simlab.lti`: transfer function, zero-pole-gain and state space; conversions,
   connections and model reduction (MATLAB-style names: ``tf2ss``, ``feedback``, ...).
 * :mod:`simlab.similarity`: the discrete similarity method (离散相似法): ``discretize``,
@@ -11,9 +13,13 @@ concept of the course:
 * :mod:`simlab.structure`: structure-graph simulation (面向结构图的仿真) with connection matrices.
 * :mod:`simlab.elementwise`: per-element discrete similarity with nonlinear elements.
 * :mod:`simlab.nonlinear`: saturation, dead zone, backlash, relay.
-* :mod:`simlab.check`: the self-checks used in the lab notebooks.
-* :mod:`simlab.experiments`: one module per lab (used by notebooks and the CLI).
-* :mod:`simlab.plotting`: figures; imports matplotlib only when called.
+* :mod:`simlab.friction`, :mod:`simlab.revised_lugre`: friction models.
+* :mod:`simlab.plants`: the case-study systems (DC drive, pneumatic cylinder).
+* :mod:`simlab.plotting`: generic figure helpers; imports matplotlib only when called.
+
+These form the library. The course layer, :mod:`simlab.course` (the labs' experiments,
+self-checks and figures, the lab generator and the ``simlab`` command), is built on it; the
+library never imports it.
 
 Importing simlab has no side effects: no plotting backend, no global settings. The names of
 the modules above that are re-exported here are imported on first use.

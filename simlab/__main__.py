@@ -2,6 +2,6 @@
 
 import sys
 
-from simlab.cli import main
+from simlab.course.cli import main
 
 sys.exit(main())

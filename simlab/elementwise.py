@@ -37,9 +37,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab._validate import as_positive_scalar, as_real_array
 from simlab.integrators import time_grid
 from simlab.structure import StructureResult, _check_structure, _input_function
+from simlab.validation import as_choice, as_positive_scalar, as_real_array
 
 __all__ = ["ElementCoefficients", "element_kind", "discretize_element", "simulate_elements"]
 
@@ -105,8 +105,7 @@ def discretize_element(row, T, hold="zoh"):
     if row.shape != (4,):
         raise ValueError(f"row must be [A, B, C, D], got shape {row.shape}.")
     T = as_positive_scalar(T, "T")
-    if hold not in ("zoh", "foh"):
-        raise ValueError(f"hold must be 'zoh' or 'foh', got {hold!r}.")
+    as_choice(hold, "hold", ("zoh", "foh"))
     A, B, C, D = row
     kind = element_kind(row)
     if B == 0:

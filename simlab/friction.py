@@ -27,7 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab._validate import as_finite_scalar, as_positive_scalar, as_real_array
+from simlab.results import Result
+from simlab.validation import as_finite_scalar, as_positive_scalar, as_real_array
 
 __all__ = ["stribeck", "static_friction", "StaticFriction", "LuGre", "SFunctionResult", "bristle_step", "BRISTLE_METHODS",
            "SEED_PARAMETERS", "CANUDAS_1995", "spring_block", "SpringBlockResult", "SPRING_BLOCK_METHODS",
@@ -115,15 +116,15 @@ class StaticFriction:
 
 
 @dataclass(frozen=True)
-class SFunctionResult:
+class SFunctionResult(Result):
     """Replay of the seed's S-function: unpacks as ``t, F``; ``x`` holds [z, zdot] per sample."""
+
+    unpacks_as = ("t", "F")
 
     t: np.ndarray
     F: np.ndarray
     x: np.ndarray
 
-    def __iter__(self):
-        return iter((self.t, self.F))
 
 
 @dataclass(frozen=True)
@@ -327,8 +328,10 @@ CANUDAS_1995 = dict(Fc=1.0, Fs=1.5, vs=0.001, sigma0=1e5, sigma1=float(np.sqrt(1
 
 
 @dataclass(frozen=True)
-class SpringBlockResult:
+class SpringBlockResult(Result):
     """Spring-block simulation; unpacks as ``t, x``. Fields: t, x (m), v (m/s), F (N), z (m)."""
+
+    unpacks_as = ("t", "x")
 
     t: np.ndarray
     x: np.ndarray
@@ -338,8 +341,6 @@ class SpringBlockResult:
     method: str
     h: float
 
-    def __iter__(self):
-        return iter((self.t, self.x))
 
 
 SPRING_BLOCK_METHODS = ("exponential", "implicit", "euler", "rk4")
@@ -455,16 +456,16 @@ def _block_loop(model, applied, m, t, h, method, x0, v0, z0, name):
 
 
 @dataclass(frozen=True)
-class FrictionResponse:
+class FrictionResponse(Result):
     """LuGre driven by a prescribed velocity; unpacks as ``t, F``. Fields: t, v, z, F."""
+
+    unpacks_as = ("t", "F")
 
     t: np.ndarray
     v: np.ndarray
     z: np.ndarray
     F: np.ndarray
 
-    def __iter__(self):
-        return iter((self.t, self.F))
 
 
 def velocity_response(model, v, T, method="exponential", z0=0.0):

@@ -19,12 +19,16 @@ Used in lab01 (Euler versus RK4 on y' = t + y) and lab02 (step size, accuracy an
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
-from simlab._validate import (
+from simlab.results import Result
+from simlab.validation import (
     as_callable,
+    as_choice,
     as_finite_scalar,
     as_positive_scalar,
     as_real_array,
@@ -33,6 +37,7 @@ from simlab._validate import (
 )
 
 __all__ = [
+    "Method",
     "Trajectory",
     "NonFiniteStateError",
     "euler",
@@ -54,11 +59,20 @@ _CHECK_EVERY = 256
 
 
 class NonFiniteStateError(FloatingPointError):
-    """The integrated state became inf or NaN (usually: the step h is beyond the stability limit)."""
+    """The integrated state became inf or NaN (usually: the step h is beyond the stability limit).
+
+    Besides the message, the error carries where it happened, for programs that report it:
+    ``method``, ``step`` (the first bad step k), ``steps`` (N), ``t`` (t_k) and ``h``; each is
+    None when the raiser did not know it.
+    """
+
+    def __init__(self, message, *, method=None, step=None, steps=None, t=None, h=None):
+        super().__init__(message)
+        self.method, self.step, self.steps, self.t, self.h = method, step, steps, t, h
 
 
 @dataclass(frozen=True, repr=False)
-class Trajectory:
+class Trajectory(Result):
     """Result of a fixed-step integration; unpacks as ``t, x``.
 
     Attributes
@@ -71,6 +85,10 @@ class Trajectory:
         Name of the integration method (``"euler"``, ``"heun"`` or ``"rk4"``).
     h : float
         Step size actually used, ``(t1 - t0) / N``.
+    nfev : int
+        Number of evaluations of the right-hand side f (scipy's name), counted during the run:
+        ``stages * N`` for the methods of :data:`METHODS` (the call that checks what f returns
+        is the first step's first slope).
 
     Examples
     --------
@@ -80,13 +98,13 @@ class Trajectory:
     ((21,), (21,))
     """
 
+    unpacks_as = ("t", "x")
+
     t: np.ndarray
     x: np.ndarray
     method: str
     h: float
-
-    def __iter__(self):
-        return iter((self.t, self.x))
+    nfev: int
 
     @property
     def steps(self) -> int:
@@ -101,7 +119,7 @@ class Trajectory:
     def __repr__(self) -> str:
         return (
             f"Trajectory(method={self.method!r}, h={self.h:g}, steps={self.steps}, "
-            f"t=[{self.t[0]:g}, {self.t[-1]:g}], state shape={self.x.shape[1:]})"
+            f"t=[{self.t[0]:g}, {self.t[-1]:g}], state shape={self.x.shape[1:]}, nfev={self.nfev})"
         )
 
 
@@ -213,10 +231,40 @@ def rk4_step(f, t, x, h):
     return _rk4_step(f, t, x, h)
 
 
-_STEPS = {"euler": _euler_step, "heun": _heun_step, "rk4": _rk4_step}
+@dataclass(frozen=True)
+class Method:
+    """A fixed-step method of the course, as the lecture's table lists it.
 
-#: Orders of accuracy (global error ~ h**order) of the methods, as taught in the lecture.
-METHODS = {"euler": 1, "heun": 2, "rk4": 4}
+    Attributes
+    ----------
+    name : str
+        Key in :data:`METHODS` (``"euler"``, ``"heun"``, ``"rk4"``).
+    title : str
+        Name for tables and legends (``"improved Euler"``).
+    order : int
+        Order of accuracy p: the global error behaves like h**p.
+    stages : int
+        Evaluations of f per step (the cost of one step).
+    step : callable ``step(f, t, x, h) -> x_next``
+        One step, without argument checks (the public ``*_step`` functions check).
+    """
+
+    name: str
+    title: str
+    order: int
+    stages: int
+    step: Callable
+
+
+#: The fixed-step methods: name -> :class:`Method` (order, stages, step).
+METHODS = {
+    method.name: method
+    for method in (
+        Method("euler", "Euler", order=1, stages=1, step=_euler_step),
+        Method("heun", "improved Euler", order=2, stages=2, step=_heun_step),
+        Method("rk4", "RK4", order=4, stages=4, step=_rk4_step),
+    )
+}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -271,18 +319,16 @@ def time_grid(t_span, h):
 
 
 def _prepare_rhs(f, t0, x0):
-    """Call ``f`` once at (t0, x0), check what it returns, and give a fast version of ``f``."""
+    """Call ``f`` once at (t0, x0), check what it returns, and wrap ``f`` for the loop.
+
+    Returns ``(fast, calls)``. ``fast`` is ``f`` that (a) returns the checked value of the first
+    call for the first step's slope f(t0, x0), so that the check costs no extra evaluation,
+    (b) counts the calls of ``f`` (``next(calls)`` is the number of calls so far), and (c) for an
+    ``f`` that returns lists or ints, converts its value to an array, so that x + h * dx is array
+    arithmetic.
+    """
     as_callable(f)
     dx = f(t0, x0.copy() if isinstance(x0, np.ndarray) else x0)
-    if isinstance(dx, (np.ndarray, float, np.floating)) and np.asarray(dx).dtype.kind in "fc":
-        fast = f
-    else:
-        # Lists, ints, tuples: convert each time so that x + h * dx is array arithmetic.
-        dtype = x0.dtype
-
-        def fast(t, x):
-            return np.asarray(f(t, x), dtype=dtype)
-
     try:
         dx_array = np.asarray(dx)
     except (TypeError, ValueError) as exc:
@@ -304,7 +350,19 @@ def _prepare_rhs(f, t0, x0):
             "f(t, x) returned complex values for a real state x0; pass a complex x0 if the "
             "state is meant to be complex."
         )
-    return fast
+    calls = itertools.count(2)  # the check above was the first call
+    tick = calls.__next__
+    convert = not (isinstance(dx, (np.ndarray, float, np.floating)) and dx_array.dtype.kind in "fc")
+    first = [dx_array.astype(x0.dtype)[()] if convert else dx]
+
+    def fast(t, x):
+        if first:  # the first step's f(t0, x0): the value checked above
+            return first.pop()
+        tick()
+        value = f(t, x)
+        return np.asarray(value, dtype=x0.dtype) if convert else value
+
+    return fast, calls
 
 
 def _first_non_finite(block):
@@ -333,7 +391,7 @@ def integrate(f, t_span, x0, h, method="rk4"):
     h : float
         Step size; must divide ``t1 - t0``.
     method : {"euler", "heun", "rk4"}
-        Integration method.
+        Integration method (a key of :data:`METHODS`).
 
     Returns
     -------
@@ -351,14 +409,10 @@ def integrate(f, t_span, x0, h, method="rk4"):
     NonFiniteStateError
         If the state becomes inf or NaN during the run (the message names the step).
     """
-    if method not in _STEPS:
-        raise ValueError(
-            f"method must be one of {sorted(_STEPS)}, got {method!r}."
-        )
-    step = _STEPS[method]
+    step = METHODS[as_choice(method, "method", METHODS)].step
     t, h = time_grid(t_span, h)
     x0 = as_real_array(x0, "x0", allow_complex=True)
-    f = _prepare_rhs(f, float(t[0]), x0)
+    f, calls = _prepare_rhs(f, float(t[0]), x0)
 
     n_steps = len(t) - 1
     xs = np.empty((n_steps + 1,) + x0.shape, dtype=x0.dtype)
@@ -379,9 +433,10 @@ def integrate(f, t_span, x0, h, method="rk4"):
                     f"(t = {t[k_bad]:.6g}) with h = {h:.6g}. Explicit methods are only stable "
                     f"when h is small compared with the fastest time constant of the system "
                     f"(Euler on x' = lambda x needs |1 + h lambda| <= 1); try a smaller h such "
-                    f"as {h / 10:.3g}, or check f for a division by zero."
+                    f"as {h / 10:.3g}, or check f for a division by zero.",
+                    method=method, step=k_bad, steps=n_steps, t=float(t[k_bad]), h=h,
                 )
-    return Trajectory(t=t, x=xs, method=method, h=h)
+    return Trajectory(t=t, x=xs, method=method, h=h, nfev=next(calls) - 1)
 
 
 def euler(f, t_span, x0, h):

@@ -32,7 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.linalg import solve_continuous_lyapunov, svd
 
-from simlab._validate import as_finite_scalar, as_real_array, describe
+from simlab.results import Result
+from simlab.validation import as_choice, as_finite_scalar, as_real_array, describe
 
 __all__ = [
     "tf2ss",
@@ -608,7 +609,7 @@ def feedback(num1, den1, num2, den2, sign=-1):
 
 
 @dataclass(frozen=True, repr=False)
-class MinrealResult:
+class MinrealResult(Result):
     """Result of :func:`minreal`; unpacks as ``num, den``.
 
     Attributes
@@ -620,13 +621,12 @@ class MinrealResult:
         transfer function all poles are removed and ``removed_zeros`` is empty.
     """
 
+    unpacks_as = ("num", "den")
+
     num: np.ndarray
     den: np.ndarray
     removed_zeros: np.ndarray
     removed_poles: np.ndarray
-
-    def __iter__(self):
-        return iter((self.num, self.den))
 
     def __repr__(self) -> str:
         return (
@@ -773,7 +773,7 @@ def hankel_singular_values(A, B, C):
 
 
 @dataclass(frozen=True, repr=False)
-class BalredResult:
+class BalredResult(Result):
     """Result of :func:`balred`; unpacks as ``A, B, C, D`` of the reduced model.
 
     Attributes
@@ -788,6 +788,8 @@ class BalredResult:
         ``"truncate"`` or ``"matchdc"``.
     """
 
+    unpacks_as = ("A", "B", "C", "D")
+
     A: np.ndarray
     B: np.ndarray
     C: np.ndarray
@@ -795,9 +797,6 @@ class BalredResult:
     hsv: np.ndarray
     order: int
     method: str
-
-    def __iter__(self):
-        return iter((self.A, self.B, self.C, self.D))
 
     @property
     def discarded_hsv(self):
@@ -870,8 +869,7 @@ def balred(A, B, C, D, order, method="truncate"):
         raise TypeError(f"order must be an integer number of states, got {describe(order)}.")
     if not 0 <= order <= n:
         raise ValueError(f"order must satisfy 0 <= order <= n = {n}, got {order}.")
-    if method not in ("truncate", "matchdc"):
-        raise ValueError(f"method must be 'truncate' or 'matchdc', got {method!r}.")
+    as_choice(method, "method", ("truncate", "matchdc"))
     _require_stable(A, "balred")
     if n == 0:
         return BalredResult(A, B, C, D, np.zeros(0), 0, method)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab._validate import as_finite_scalar, as_positive_scalar, as_real_array
+from simlab.validation import as_finite_scalar, as_positive_scalar, as_real_array
 
 __all__ = ["Saturation", "DeadZone", "Backlash", "Relay"]
 

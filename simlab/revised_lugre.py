@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab._validate import as_finite_scalar, as_positive_scalar, as_real_array
+from simlab.validation import as_finite_scalar, as_positive_scalar, as_real_array
 
 __all__ = [
     "TransitionCurve",

@@ -26,9 +26,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import linalg, signal
 
-from simlab._validate import as_positive_scalar, as_real_array, describe
 from simlab.integrators import GRID_RTOL, NonFiniteStateError
 from simlab.lti import tf2ss
+from simlab.results import Result
+from simlab.validation import as_choice, as_positive_scalar, as_real_array, describe
 
 __all__ = ["LinearResponse", "discretize", "lsim", "lsim_loop", "c2d", "HOLDS", "LSIM_METHODS"]
 
@@ -42,12 +43,14 @@ MODAL_COND_LIMIT = 1e8
 
 
 @dataclass(frozen=True, repr=False)
-class LinearResponse:
+class LinearResponse(Result):
     """Response of a linear system on a uniform grid; unpacks as ``t, y``.
 
     Attributes: ``t`` (N + 1,) the grid; ``y`` (N + 1,) for one output, else (N + 1, p);
     ``x`` (N + 1, n) the states; ``hold`` and ``method`` (see :func:`lsim`); ``T`` the period.
     """
+
+    unpacks_as = ("t", "y")
 
     t: np.ndarray
     y: np.ndarray
@@ -55,9 +58,6 @@ class LinearResponse:
     hold: str
     method: str
     T: float
-
-    def __iter__(self):
-        return iter((self.t, self.y))
 
     def __repr__(self) -> str:
         return (f"LinearResponse(hold={self.hold!r}, method={self.method!r}, T={self.T:g}, "
@@ -67,17 +67,8 @@ class LinearResponse:
 # --- Argument checking ---
 
 
-def _check_choice(value, name, choices, meaning=""):
-    if not isinstance(value, str) or value not in choices:
-        raise ValueError(
-            f"{name} must be one of {', '.join(repr(c) for c in choices)}{meaning}, "
-            f"got {describe(value)}."
-        )
-    return value
-
-
 def _check_hold(hold):
-    return _check_choice(hold, "hold", HOLDS, " (zero-order 零阶 or triangle 三角形 hold)")
+    return as_choice(hold, "hold", HOLDS, " (zero-order 零阶 or triangle 三角形 hold)")
 
 
 def _check_A_B(A, B):
@@ -377,7 +368,7 @@ def lsim(A, B, C, D, u, t, hold="zoh", x0=None, method="schur"):
     >>> bool(np.allclose(y, 1 - np.exp(-t), rtol=0, atol=1e-14))
     True
     """
-    method = _check_choice(method, "method", LSIM_METHODS)
+    method = as_choice(method, "method", LSIM_METHODS)
     return _response(A, B, C, D, u, t, hold, x0, method)
 
 
@@ -487,7 +478,7 @@ def c2d(num, den, T, method="zoh"):
     """
     num, den = _check_tf(num, den)
     T = as_positive_scalar(T, "T")
-    method = _check_choice(method, "method", C2D_METHODS)
+    method = as_choice(method, "method", C2D_METHODS)
     if den.size == 1:  # a static gain stays a static gain
         return num / den, np.ones(1)
     if method == "tustin":

@@ -44,8 +44,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab._validate import as_real_array, describe
 from simlab.integrators import integrate
+from simlab.results import Result
+from simlab.validation import as_real_array, describe
 
 __all__ = ["closed_loop", "input_derivative_gain", "simulate", "StructureResult"]
 
@@ -194,8 +195,8 @@ def input_derivative_gain(P, W, W0, Wc):
 
 
 @dataclass(frozen=True, repr=False)
-class StructureResult:
-    """Result of :func:`simulate`; unpacks as ``t, x`` (element outputs).
+class StructureResult(Result):
+    """Result of :func:`simulate`; unpacks as ``t, y`` (the system output; ``x``: element outputs).
 
     Attributes
     ----------
@@ -208,14 +209,13 @@ class StructureResult:
     seed_compatible : bool
     """
 
+    unpacks_as = ("t", "y")
+
     t: np.ndarray
     x: np.ndarray
     y: np.ndarray
     method: str
     seed_compatible: bool
-
-    def __iter__(self):
-        return iter((self.t, self.x))
 
     def __repr__(self):
         return (f"StructureResult(method={self.method!r}, steps={len(self.t) - 1}, "

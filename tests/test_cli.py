@@ -4,8 +4,8 @@ import shutil
 import subprocess
 import sys
 
-from simlab.cli import main
-from simlab.experiments import EXPERIMENTS
+from simlab.course import EXPERIMENTS
+from simlab.course.cli import main
 
 
 def test_list_names_every_experiment(capsys):
@@ -39,6 +39,6 @@ def test_console_script_is_installed():
 
 
 def test_module_entry_point_runs():
-    result = subprocess.run([sys.executable, "-m", "simlab.cli", "list"], capture_output=True,
+    result = subprocess.run([sys.executable, "-m", "simlab.course.cli", "list"], capture_output=True,
                             text=True, check=False)
     assert result.returncode == 0 and "lab02" in result.stdout

@@ -5,7 +5,7 @@ import control
 import numpy as np
 import pytest
 
-from simlab.experiments import lab07_dc_motor as lab
+from simlab.course import lab07_dc_motor as lab
 from simlab.plants.dc_motor import (
     DriveParameters,
     design_regulators,

@@ -281,8 +281,27 @@ def test_f_shape_is_checked_once_at_the_first_call():
         calls.append(t)
         return -x
 
-    simlab.euler(f, (0, 1), 1.0, 0.1)
-    assert len(calls) == 10 + 1  # ten steps plus the single shape check
+    trajectory = simlab.euler(f, (0, 1), 1.0, 0.1)
+    # ten steps, one call each: the call that checks f's shape is the first step's slope
+    assert len(calls) == 10
+    assert trajectory.nfev == len(calls)
+
+
+@pytest.mark.parametrize("name", ["euler", "heun", "rk4"])
+def test_nfev_counts_every_call_of_f(name):
+    calls = []
+
+    def f(t, x):
+        calls.append(t)
+        return np.array([x[1], -x[0]])
+
+    trajectory = simlab.integrate(f, (0.0, 1.0), [1.0, 0.0], 0.125, method=name)
+    assert trajectory.nfev == len(calls) == simlab.METHODS[name].stages * 8
+
+
+def test_method_table_lists_order_and_stages():
+    table = {name: (method.order, method.stages) for name, method in simlab.METHODS.items()}
+    assert table == {"euler": (1, 1), "heun": (2, 2), "rk4": (4, 4)}
 
 
 def test_f_returning_complex_for_a_real_state_is_a_type_error():

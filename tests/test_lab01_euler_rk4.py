@@ -5,7 +5,7 @@ import pytest
 import sympy as sp
 from scipy.integrate import solve_ivp
 
-from simlab.experiments import lab01_euler_rk4 as lab
+from simlab.course import lab01_euler_rk4 as lab
 
 
 def test_exact_solution_solves_the_seed_problem():

@@ -3,10 +3,10 @@
 import control
 import numpy as np
 import pytest
-import sympy as sp
 from scipy.integrate import solve_ivp
 
-from simlab.experiments import lab02_step_size as lab
+from simlab.course import lab02_step_size as lab
+from simlab.course import systems
 from simlab.integrators import NonFiniteStateError
 
 
@@ -23,59 +23,6 @@ def test_measured_orders_are_one_two_four():
         assert abs(study["orders"][method] - order) <= 0.15
 
 
-def test_fit_order_recovers_a_known_power_law():
-    hs = np.array([0.1, 0.05, 0.025])
-    assert lab.fit_order(hs, 3.0 * hs**2.5) == pytest.approx(2.5)
-
-
-def test_fit_order_rejects_zero_errors():
-    with pytest.raises(ValueError, match="non-zero"):
-        lab.fit_order([0.1, 0.2], [0.0, 1e-3])
-
-
-@pytest.mark.parametrize("method", ["euler", "heun", "rk4"])
-def test_stability_polynomial_is_one_step_on_the_test_equation(method):
-    """Oracle: sympy, one textbook step of the method on y' = lambda y equals R(h lambda) y."""
-    z, y = sp.symbols("z y")
-    f = lambda yy: z * yy  # h = 1, lambda = z  # noqa: E731
-    if method == "euler":
-        step = y + f(y)
-    elif method == "heun":
-        k1 = f(y)
-        step = y + (k1 + f(y + k1)) / 2
-    else:
-        k1 = f(y)
-        k2 = f(y + k1 / 2)
-        k3 = f(y + k2 / 2)
-        k4 = f(y + k3)
-        step = y + (k1 + 2 * k2 + 2 * k3 + k4) / 6
-    R = sp.Poly(sp.expand(step / y), z).all_coeffs()[::-1]
-    np.testing.assert_allclose(lab.stability_polynomial(method), [float(c) for c in R], rtol=1e-15)
-
-
-def test_real_stability_limits():
-    """Oracle: sympy real roots of R(z) = 1 for RK4 (about -2.785) and R(z) = -1 for Euler."""
-    z = sp.Symbol("z")
-    rk4 = 1 + z + z**2 / 2 + z**3 / 6 + z**4 / 24
-    roots = [r for r in sp.Poly(rk4 - 1, z).nroots() if abs(sp.im(r)) < 1e-12 and sp.re(r) < -1e-9]
-    assert lab.real_stability_limit("rk4") == pytest.approx(float(max(roots)), rel=1e-10)
-    assert lab.real_stability_limit("euler") == pytest.approx(-2.0)
-    assert lab.real_stability_limit("heun") == pytest.approx(-2.0)
-
-
-def test_max_stable_step_for_a_real_eigenvalue():
-    """Oracle: h_max = z_min / lambda for a single real eigenvalue."""
-    assert lab.max_stable_step([-10.0], "euler") == pytest.approx(0.2, rel=1e-9)
-    assert lab.max_stable_step([-1000.0], "rk4") == pytest.approx(
-        -lab.real_stability_limit("rk4") / 1000.0, rel=1e-9
-    )
-
-
-def test_max_stable_step_rejects_unstable_eigenvalues():
-    with pytest.raises(ValueError, match="negative real part"):
-        lab.max_stable_step([0.5, -1.0], "rk4")
-
-
 def test_test_equation_runs_decay_below_and_grow_above_the_limit():
     runs = lab.test_equation_runs()
     for run in runs:
@@ -89,7 +36,7 @@ def test_stiff_exact_step_response():
     """Oracle: python-control step response of 1000/((s+1)(s+1000))."""
     t = np.linspace(0, 5, 501)
     response = control.step_response(control.tf([1000], [1, 1001, 1000]), T=t)
-    np.testing.assert_allclose(lab.stiff_exact(t), response.outputs, atol=1e-9)
+    np.testing.assert_allclose(systems.stiff_exact(t), response.outputs, atol=1e-9)
 
 
 def test_stiff_rk4_diverges_above_the_limit_and_implicit_methods_do_not():
@@ -103,7 +50,7 @@ def test_stiff_rk4_diverges_above_the_limit_and_implicit_methods_do_not():
 
 
 def test_rk4_on_stiff_system_above_limit_raises():
-    A, B, _ = lab.stiff_system()
+    A, B, _ = systems.stiff_system()
     with pytest.raises(NonFiniteStateError):
         lab.rk4(lambda t, x: A @ x + B, (0, 5), np.zeros(2), 0.003125)
 
@@ -111,7 +58,7 @@ def test_rk4_on_stiff_system_above_limit_raises():
 def test_seed_state_space_is_the_closed_loop():
     """Oracle: python-control feedback(tf(1, [1, 4, 8, 5]), 1)."""
     closed = control.feedback(control.tf([1], [1, 4, 8, 5]), 1)
-    A, b, C = lab.seed_rk4_system()
+    A, b, C = systems.seed_rk4_system()
     ss = control.ss(A, b.reshape(3, 1), C.reshape(1, 3), 0)
     for s in (0.0, 1j, 2 + 3j):
         assert complex(ss(s)) == pytest.approx(complex(closed(s)), rel=1e-12)
@@ -119,8 +66,8 @@ def test_seed_state_space_is_the_closed_loop():
 
 def test_seed_rk4_program_matches_the_exact_step_response():
     """Oracle: python-control step response of the closed loop times r = 5."""
-    A, b, C = lab.seed_rk4_system()
-    t, y = lab.seed_rk4_program(A, b, C)
+    A, b, C = systems.seed_rk4_system()
+    t, y = systems.seed_rk4_program(A, b, C)
     closed = control.feedback(control.tf([1], [1, 4, 8, 5]), 1)
     exact = 5.0 * control.step_response(closed, T=t).outputs
     np.testing.assert_allclose(y, exact, atol=1e-7)

@@ -6,7 +6,7 @@ import pytest
 import sympy as sp
 from scipy import signal
 
-from simlab.experiments import lab03_models as lab
+from simlab.course import lab03_models as lab
 
 
 def test_seed_transfer_function_expands_the_factored_form():

@@ -5,7 +5,7 @@ import pytest
 import sympy as sp
 from scipy.linalg import expm
 
-from simlab.experiments import lab04_discrete_similarity as lab
+from simlab.course import lab04_discrete_similarity as lab
 
 
 def test_symbolic_phi_equals_expm():

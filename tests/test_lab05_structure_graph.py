@@ -4,9 +4,9 @@ import control
 import numpy as np
 import pytest
 import sympy as sp
-
 from seed_programs import seed_structure_rk4
-from simlab.experiments import lab05_structure_graph as lab
+
+from simlab.course import lab05_structure_graph as lab
 from simlab.structure import closed_loop, input_derivative_gain
 
 

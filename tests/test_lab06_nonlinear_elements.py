@@ -5,7 +5,7 @@ import control
 import numpy as np
 import pytest
 
-from simlab.experiments import lab06_nonlinear_elements as lab
+from simlab.course import lab06_nonlinear_elements as lab
 from simlab.nonlinear import Backlash, Relay
 
 

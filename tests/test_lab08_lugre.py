@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from simlab.experiments import lab08_lugre as lab
+from simlab.course import lab08_lugre as lab
 
 
 def test_seed_initial_state_remark():

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from simlab.experiments import lab09_pneumatic_friction as lab
+from simlab.course import lab09_pneumatic_friction as lab
 from simlab.plants.pneumatic import CylinderParameters, flow_factor, valve_mass_flow
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from simlab.labtools import BEGIN, END, LabBuildError, build_labs, make_lab, strip_solutions
+from simlab.course.labtools import BEGIN, END, LabBuildError, build_labs, make_lab, strip_solutions
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -789,7 +789,7 @@ GOOD_A, GOOD_B, GOOD_C, GOOD_D = tf2ss([1, 3], [1, 3, 2])
         (lambda: balred(GOOD_A, GOOD_B, GOOD_C, GOOD_D, 1.0), TypeError,
          r"order must be an integer"),
         (lambda: balred(GOOD_A, GOOD_B, GOOD_C, GOOD_D, 1, method="hankel"), ValueError,
-         r"method must be 'truncate' or 'matchdc'"),
+         r"method must be one of 'truncate', 'matchdc'"),
         (lambda: TF([1], [0]), ValueError, r"den must not be the zero polynomial"),
         (lambda: TF([1, 2], [1, 3]) * "G", TypeError, r"num must be a number"),
     ],

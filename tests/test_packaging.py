@@ -69,7 +69,7 @@ def test_ci_script_runs_the_readme_commands():
 
 
 def test_console_script_is_declared():
-    assert _pyproject()["project"]["scripts"]["simlab"] == "simlab.cli:main"
+    assert _pyproject()["project"]["scripts"]["simlab"] == "simlab.course.cli:main"
 
 
 def test_top_level_layout():
@@ -82,6 +82,6 @@ def test_importing_simlab_does_not_import_matplotlib():
     import subprocess
     import sys
 
-    code = "import sys, simlab, simlab.experiments, simlab.check; print('matplotlib' in sys.modules)"
+    code = "import sys, simlab, simlab.course, simlab.course.check; print('matplotlib' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"

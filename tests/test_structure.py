@@ -3,8 +3,8 @@
 import control
 import numpy as np
 import pytest
-
 from seed_programs import seed_structure_rk4
+
 from simlab.structure import closed_loop, input_derivative_gain, simulate
 
 SEED_W = [[0, 0, -1], [1, 0, 0], [0, 1, 0]]
@@ -119,8 +119,15 @@ def test_time_varying_input_true_response():
 
 
 def test_every_element_output_is_returned():
-    t, x = simulate(seed_P(2), SEED_W, SEED_W0, SEED_WC, r=10, t_span=(0, 2), h=0.1)
-    assert x.shape == (21, 3)
+    result = simulate(seed_P(2), SEED_W, SEED_W0, SEED_WC, r=10, t_span=(0, 2), h=0.1)
+    assert result.x.shape == (21, 3)
+
+
+def test_result_unpacks_as_time_and_system_output():
+    result = simulate(seed_P(2), SEED_W, SEED_W0, SEED_WC, r=10, t_span=(0, 2), h=0.1)
+    t, y = result
+    assert t is result.t and y is result.y and result[1] is result.y
+    assert y.shape == (21,)
 
 
 def test_algebraic_loop_names_the_elements():

@@ -30,8 +30,9 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from simlab._validate import as_finite_scalar, as_positive_scalar
 from simlab.integrators import rk4
+from simlab.results import Result
+from simlab.validation import as_choice, as_finite_scalar, as_positive_scalar
 
 __all__ = [
     "DriveParameters",
@@ -236,8 +237,10 @@ def predicted_speed_overshoot(p=None, design=None, z=0.0, n_ref=None):
 
 
 @dataclass(frozen=True)
-class DriveResult:
+class DriveResult(Result):
     """A drive simulation: time along the first axis; unpacks as ``t, n``."""
+
+    unpacks_as = ("t", "n")
 
     t: np.ndarray  #: time (s)
     n: np.ndarray  #: speed (r/min)
@@ -247,8 +250,6 @@ class DriveResult:
     Ud0: np.ndarray  #: converter output voltage (V)
     states: np.ndarray  #: all nine states
 
-    def __iter__(self):
-        return iter((self.t, self.n))
 
 
 def _pi_output(gain, integral, error, limit):
@@ -299,8 +300,7 @@ def simulate_drive(p=None, design=None, t_end=1.0, h=5e-5, n_ref=None, load=0.0,
     """
     p = DriveParameters() if p is None else p
     design = design_regulators(p) if design is None else design
-    if anti_windup not in ANTI_WINDUP:
-        raise ValueError(f"anti_windup must be one of {ANTI_WINDUP}, got {anti_windup!r}.")
+    as_choice(anti_windup, "anti_windup", ANTI_WINDUP)
 
     def as_function(value, name):
         if callable(value):

@@ -38,7 +38,8 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from simlab._validate import as_finite_scalar, as_positive_scalar
+from simlab.results import Result
+from simlab.validation import as_finite_scalar, as_positive_scalar
 
 __all__ = [
     "CylinderParameters",
@@ -61,7 +62,7 @@ class CylinderParameters:
     bore 25 mm, rod 10 mm, stroke 0.3 m; supply 0.5 MPa, taken as gauge; M = 0.5 kg as in the
     simulations of its figs. 10-12). The paper's Table 1 (dead volumes, valve gains, dead zone)
     is not in the seed: those defaults are estimates, rounded from the derivation of
-    :func:`simlab.experiments.lab09_pneumatic_friction.valve_estimates` (from what the text reports)
+    :func:`simlab.course.lab09_pneumatic_friction.valve_estimates` (from what the text reports)
     and marked "estimated" below.
     """
 
@@ -199,12 +200,14 @@ def pressure_rates(p1, p2, x, v, mdot1, mdot2, params):
 
 
 @dataclass(frozen=True)
-class CylinderResult:
+class CylinderResult(Result):
     """Simulated cylinder; unpacks as ``t, x``.
 
     Fields: t (s), x (m), v (m/s), p1, p2 (Pa, absolute), F (friction force, N), z (bristle
     deflection, m), film (h), m1, m2 (air mass in the chambers, kg), u1, u2 (V), model, h (step).
     """
+
+    unpacks_as = ("t", "x")
 
     t: np.ndarray
     x: np.ndarray
@@ -221,9 +224,6 @@ class CylinderResult:
     model: str
     h: float
     params: CylinderParameters
-
-    def __iter__(self):
-        return iter((self.t, self.x))
 
     @property
     def p1_gauge(self):

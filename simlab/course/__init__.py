@@ -1,14 +1,19 @@
-"""One function per lab experiment, shared by the solution notebooks and ``simlab run``.
+"""The course layer: the labs' experiments, their self-checks and figures, and the course tools.
 
-Each lab has a module here (``lab01_euler_rk4``, ``lab02_step_size``, ...) holding
+Everything here is teaching material built on the library; the library (every other module of
+simlab) never imports it. The layer holds
 
-* the computations of the lab's experiments (plain functions returning numbers and arrays),
-* the lab's self-checks (``check_*``), computed from those functions,
-* ``run()``, which performs the whole lab headless and returns an :class:`ExperimentResult`
-  with a summary table and the figures to draw (by name of a function in :mod:`simlab.plotting`).
+* one module per lab (``lab01_euler_rk4``, ``lab02_step_size``, ...) with the computations of
+  the lab's experiments, its self-checks (``check_*``), its figures (``plot_*``) and ``run()``,
+  which performs the whole lab headless and returns an :class:`ExperimentResult`;
+* :mod:`simlab.course.systems`, the systems several labs share (the seed's RK4 closed loop, the
+  four-element loop); a lab module never imports another lab's module;
+* :mod:`simlab.course.check`, the self-check machinery;
+* :mod:`simlab.course.labtools`, which generates the student labs from the solutions, and
+  :mod:`simlab.course.cli`, the ``simlab`` command.
 
 The registry :data:`EXPERIMENTS` maps a short name (``"lab01"``) to its :class:`Experiment`.
-Modules are imported lazily, so ``import simlab`` stays cheap.
+Lab modules are imported when first used, so ``import simlab.course`` stays cheap.
 """
 
 from __future__ import annotations
@@ -27,8 +32,8 @@ class ExperimentResult:
     ----------
     summary : list of (str, str)
         Key numbers as (quantity, formatted value) rows, printed by ``simlab run``.
-    figures : list of (str, str, object)
-        (file stem, name of a function in :mod:`simlab.plotting`, data passed to it).
+    figures : list of (str, callable, object)
+        (file stem, figure function, data): ``function(data)`` returns the figure.
     data : dict
         Everything else the lab computed, for notebooks and tests.
     """
@@ -48,7 +53,7 @@ class Experiment:
 
     def load(self):
         """Import and return the experiment module."""
-        return importlib.import_module(f"simlab.experiments.{self.module}")
+        return importlib.import_module(f"simlab.course.{self.module}")
 
     def run(self) -> ExperimentResult:
         """Run every experiment of the lab headless."""

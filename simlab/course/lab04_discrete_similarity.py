@@ -19,9 +19,10 @@ import time
 
 import numpy as np
 
-from simlab.check import check_array
-from simlab.experiments import ExperimentResult
+from simlab.course import ExperimentResult
+from simlab.course.check import check_array
 from simlab.integrators import rk4
+from simlab.plotting import line_style, subplots
 from simlab.similarity import discretize, lsim
 
 __all__ = [
@@ -40,6 +41,8 @@ __all__ = [
     "check_gamma",
     "check_gamma_hat",
     "run",
+    "plot_hold_accuracy",
+    "plot_similarity_versus_rk4",
 ]
 
 #: The example of the lab: G(s) = 1/((s + 1)(s + 2)) in companion form, y = x1.
@@ -153,7 +156,7 @@ def similarity_versus_rk4(steps=(0.5, 0.2, 0.1, 0.05, 0.02), t_end=10.0, r=5.0, 
         Per step: ``T``, ``error_similarity``, ``error_rk4`` (max |y - exact|), ``time_similarity``
         and ``time_rk4`` (best of ``repeats``, seconds).
     """
-    from simlab.experiments.lab02_step_size import seed_rk4_exact, seed_rk4_system
+    from simlab.course.systems import seed_rk4_exact, seed_rk4_system
 
     A_loop, b, c = seed_rk4_system()
     B_loop, C_loop, D_loop = b.reshape(3, 1), c.reshape(1, 3), np.zeros((1, 1))
@@ -216,6 +219,43 @@ def check_gamma_hat(Gamma_hat, T):
     )
 
 
+# ---------------------------------------------------------------------------------------------
+# Figures
+# ---------------------------------------------------------------------------------------------
+
+
+def plot_hold_accuracy(holds):
+    """Lab 04: max error of zero- and first-order-hold discrete similarity versus T, per input."""
+    fig, axes = subplots(1, 3, figsize=(12, 3.8), sharey=True)
+    steps = holds["steps"]
+    for ax, kind in zip(axes, ("step", "ramp", "sine")):
+        for i, hold in enumerate(("zoh", "foh")):
+            errors = np.maximum(holds[kind][hold], 1e-17)  # exact results drawn at the floor
+            ax.loglog(steps, errors, label=hold, **line_style(i + 1))
+        ax.set(xlabel="T (s)", title=f"{kind} input")
+    axes[0].set_ylabel("max |y - y_exact|")
+    axes[0].legend()
+    return fig
+
+
+def plot_similarity_versus_rk4(rows):
+    """Lab 04: discrete similarity versus RK4 at equal step, error and run time."""
+    fig, (ax, ax_time) = subplots(1, 2, figsize=(10, 4))
+    T = [row["T"] for row in rows]
+    ax.loglog(T, [max(row["error_similarity"], 1e-17) for row in rows], label="discrete similarity (zoh)",
+              **line_style(1))
+    ax.loglog(T, [row["error_rk4"] for row in rows], label="RK4", **line_style(2))
+    ax.set(xlabel="step T = h (s)", ylabel="max |y - y_exact|", title="Accuracy at equal step")
+    ax.legend()
+    ax_time.loglog(T, [row["time_similarity"] * 1e3 for row in rows], label="discrete similarity",
+                   **line_style(1))
+    ax_time.loglog(T, [row["time_rk4"] * 1e3 for row in rows], label="RK4", **line_style(2))
+    ax_time.set(xlabel="step T = h (s)", ylabel="run time (ms)", title="Cost at equal step")
+    ax_time.legend()
+    return fig
+
+
+
 def run():
     """Run lab 04 headless."""
     T = 0.5
@@ -239,6 +279,6 @@ def run():
     data = {"Phi": Phi, "Gamma": Gamma, "series": convergence, "holds": holds, "versus": versus}
     return ExperimentResult(
         summary=summary,
-        figures=[("lab04_holds", "plot_hold_accuracy", holds), ("lab04_versus_rk4", "plot_similarity_versus_rk4", versus)],
+        figures=[("lab04_holds", plot_hold_accuracy, holds), ("lab04_versus_rk4", plot_similarity_versus_rk4, versus)],
         data=data,
     )

@@ -15,7 +15,7 @@ __all__ = ["main"]
 
 
 def _cmd_list(args):
-    from simlab.experiments import EXPERIMENTS
+    from simlab.course import EXPERIMENTS
 
     width = max(len(name) for name in EXPERIMENTS)
     for experiment in EXPERIMENTS.values():
@@ -38,7 +38,7 @@ def _cmd_run(args):
     import matplotlib.pyplot as plt
 
     from simlab import plotting
-    from simlab.experiments import EXPERIMENTS, get
+    from simlab.course import EXPERIMENTS, get
 
     try:
         selected = list(EXPERIMENTS.values()) if args.name == "all" else [get(args.name)]
@@ -55,8 +55,8 @@ def _cmd_run(args):
         print(f"{prefix} ...", end="", flush=True)
         start = time.perf_counter()
         result = experiment.run()
-        for stem, function_name, data in result.figures:
-            figure = getattr(plotting, function_name)(data)
+        for stem, draw, data in result.figures:
+            figure = draw(data)
             path = out / f"{stem}.png"
             figure.savefig(path)
             plt.close(figure)
@@ -71,7 +71,7 @@ def _cmd_run(args):
 
 
 def _cmd_build_labs(args):
-    from simlab.labtools import LabBuildError, build_labs, find_project_root
+    from simlab.course.labtools import LabBuildError, build_labs, find_project_root
 
     root = Path(args.root) if args.root else find_project_root()
     try:

@@ -6,7 +6,7 @@ followed by an explanation of what is off and, where a typical mistake explains 
 hint that names it ("did you use t_k or t_{k+1} in the slope?").
 
 The generic machinery lives here; each lab's checks live with that lab's experiment module
-(for example :func:`simlab.experiments.lab01_euler_rk4.check_euler`).
+(for example :func:`simlab.course.lab01_euler_rk4.check_euler`).
 """
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ def check_value(title, answer, reference, *, rtol=1e-6, atol=1e-9, alternatives=
 
     Examples
     --------
-    >>> from simlab.check import check_value
+    >>> from simlab.course.check import check_value
     >>> print(check_value("y(2)", 11.778, 11.778112, rtol=1e-4))
     [correct] y(2): 11.778 matches the reference 11.7781.
     """

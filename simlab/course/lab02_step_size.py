@@ -18,25 +18,28 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.check import CheckResult, check_array, check_value
-from simlab.experiments import ExperimentResult
+from simlab.course import ExperimentResult
+from simlab.course.check import CheckResult, check_array, check_value
+from simlab.course.systems import (
+    SEED_R,
+    SEED_TF,
+    seed_rk4_exact,
+    seed_rk4_program,
+    seed_rk4_system,
+    stiff_exact,
+    stiff_system,
+)
+from simlab.implicit import backward_euler_linear
 from simlab.integrators import METHODS, NonFiniteStateError, integrate, rk4
+from simlab.plotting import line_style, plot_stability_regions, subplots
+from simlab.similarity import lsim
+from simlab.stability import fit_order, max_stable_step, real_stability_limit, stability_grid
 
 __all__ = [
     "nonlinear_rhs",
     "nonlinear_exact",
     "convergence_study",
-    "fit_order",
-    "stability_polynomial",
-    "stability_function",
-    "real_stability_limit",
-    "max_stable_step",
-    "stability_grid",
     "test_equation_runs",
-    "stiff_system",
-    "stiff_exact",
-    "backward_euler_linear",
-    "exact_linear_step",
     "stiff_comparison",
     "seed_rk4_system",
     "seed_rk4_program",
@@ -47,6 +50,9 @@ __all__ = [
     "check_seed_state_space",
     "check_seed_rk4",
     "run",
+    "plot_convergence",
+    "plot_seed_rk4",
+    "plot_stiff",
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -67,32 +73,6 @@ def nonlinear_exact(t):
     return 1.0 / (1.0 + t * t)
 
 
-def fit_order(hs, errors):
-    """Measured order p: slope of the least-squares line log|error| = p log h + c.
-
-    Parameters
-    ----------
-    hs, errors : array_like, shape (m,)
-        Step sizes and the corresponding global errors (m >= 2, errors non-zero).
-
-    Returns
-    -------
-    float
-        The fitted slope p.
-    """
-    hs = np.asarray(hs, dtype=float)
-    errors = np.abs(np.asarray(errors, dtype=float))
-    if hs.shape != errors.shape or hs.ndim != 1 or hs.size < 2:
-        raise ValueError(
-            f"hs and errors must be 1-D of the same length >= 2, got shapes {hs.shape} and "
-            f"{errors.shape}."
-        )
-    if np.any(hs <= 0) or np.any(errors == 0) or not np.all(np.isfinite(errors)):
-        raise ValueError("hs must be positive and errors finite and non-zero to fit a log-log line.")
-    slope, _ = np.polyfit(np.log(hs), np.log(errors), 1)
-    return float(slope)
-
-
 def convergence_study(hs=None, methods=("euler", "heun", "rk4")):
     """Global error at t = 2 versus h on y' = -2 t y^2, and the measured orders.
 
@@ -105,15 +85,12 @@ def convergence_study(hs=None, methods=("euler", "heun", "rk4")):
     if hs is None:
         hs = 0.2 / 2.0 ** np.arange(6)
     hs = np.asarray(hs, dtype=float)
-    evaluations_per_step = {"euler": 1, "heun": 2, "rk4": 4}
     errors, evaluations = {}, {}
     y_end = float(nonlinear_exact(NONLINEAR_SPAN[1]))
-    span = NONLINEAR_SPAN[1] - NONLINEAR_SPAN[0]
     for method in methods:
-        errors[method] = np.array(
-            [abs(integrate(nonlinear_rhs, NONLINEAR_SPAN, 1.0, h, method).final - y_end) for h in hs]
-        )
-        evaluations[method] = evaluations_per_step[method] * np.round(span / hs).astype(int)
+        runs = [integrate(nonlinear_rhs, NONLINEAR_SPAN, 1.0, h, method) for h in hs]
+        errors[method] = np.array([abs(run.final - y_end) for run in runs])
+        evaluations[method] = np.array([run.nfev for run in runs])  # counted by the integrator
     orders = {method: fit_order(hs, errors[method]) for method in methods}
     return {"hs": hs, "errors": errors, "orders": orders, "evaluations": evaluations}
 
@@ -121,90 +98,6 @@ def convergence_study(hs=None, methods=("euler", "heun", "rk4")):
 # ---------------------------------------------------------------------------------------------
 # 2. Stability on the test equation y' = lambda y
 # ---------------------------------------------------------------------------------------------
-
-
-def stability_polynomial(method):
-    """Coefficients (ascending powers of z) of the stability function R(z) of ``method``.
-
-    One step of an explicit Runge-Kutta method on y' = lambda y gives y_{k+1} = R(h lambda) y_k:
-    Euler R = 1 + z; improved Euler R = 1 + z + z^2/2; RK4 R = 1 + z + z^2/2 + z^3/6 + z^4/24
-    (the Taylor polynomial of e^z up to the order of the method).
-    """
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {sorted(METHODS)}, got {method!r}.")
-    order = METHODS[method]
-    factorials = np.cumprod([1.0] + list(range(1, order + 1)))
-    return 1.0 / factorials
-
-
-def stability_function(method, z):
-    """R(z) of ``method`` evaluated at complex ``z = h lambda`` (array_like)."""
-    coefficients = stability_polynomial(method)
-    return np.polynomial.polynomial.polyval(np.asarray(z, dtype=complex), coefficients)
-
-
-def real_stability_limit(method):
-    """Left end z_min < 0 of the real stability interval [z_min, 0] where |R(z)| <= 1.
-
-    Found from the real negative roots of R(z) = 1 and R(z) = -1 (the interval ends where |R|
-    reaches 1): Euler and improved Euler give -2, RK4 about -2.785.
-    """
-    coefficients = stability_polynomial(method)
-    candidates = []
-    for target in (1.0, -1.0):
-        shifted = coefficients.copy()
-        shifted[0] -= target
-        roots = np.polynomial.polynomial.polyroots(shifted)
-        candidates += [r.real for r in roots if abs(r.imag) < 1e-9 and r.real < -1e-12]
-    return float(max(candidates))
-
-
-def max_stable_step(eigenvalues, method, h_max=1e3):
-    """Largest h for which |R(h lambda_i)| <= 1 for every eigenvalue lambda_i (bisection).
-
-    Parameters
-    ----------
-    eigenvalues : array_like of complex
-        Eigenvalues of the (linearised) system; all must have negative real part.
-    method : {"euler", "heun", "rk4"}
-
-    Returns
-    -------
-    float
-        The stability limit of the step size (the first h where some |R(h lambda)| exceeds 1,
-        scanning from h = 0).
-    """
-    lambdas = np.atleast_1d(np.asarray(eigenvalues, dtype=complex))
-    if np.any(lambdas.real >= 0):
-        raise ValueError(
-            f"eigenvalues must all have negative real part for a stability limit, got {lambdas}."
-        )
-
-    def stable(h):
-        return bool(np.all(np.abs(stability_function(method, h * lambdas)) <= 1.0 + 1e-12))
-
-    # March out from h = 0 to bracket the first instability, then bisect.
-    h_low, h_high = 0.0, 1e-6 / np.max(np.abs(lambdas))
-    while stable(h_high):
-        h_low, h_high = h_high, h_high * 1.05
-        if h_high > h_max:
-            return float("inf")
-    for _ in range(80):
-        middle = 0.5 * (h_low + h_high)
-        h_low, h_high = (middle, h_high) if stable(middle) else (h_low, middle)
-    return float(h_low)
-
-
-def stability_grid(method, re=(-4.0, 1.0), im=(-3.5, 3.5), n=301):
-    """|R(z)| on a grid of the complex plane, for plotting the stability region.
-
-    Returns
-    -------
-    x, y, magnitude : ndarray, shape (n, n)
-        Real parts, imaginary parts and |R(x + i y)|.
-    """
-    x, y = np.meshgrid(np.linspace(*re, n), np.linspace(*im, n))
-    return x, y, np.abs(stability_function(method, x + 1j * y))
 
 
 def test_equation_runs(lam=-10.0, steps=40):
@@ -231,70 +124,6 @@ def test_equation_runs(lam=-10.0, steps=40):
 # ---------------------------------------------------------------------------------------------
 
 
-def stiff_system():
-    """State space of G(s) = 1000 / ((s + 1)(s + 1000)), time constants 1 s and 1 ms.
-
-    Returns
-    -------
-    A : ndarray, shape (2, 2)
-    B : ndarray, shape (2,)
-    C : ndarray, shape (2,)
-        Controllable canonical form of y'' + 1001 y' + 1000 y = 1000 u, with x = [y', y] so
-        that y = x[1].
-    """
-    A = np.array([[-1001.0, -1000.0], [1.0, 0.0]])
-    B = np.array([1000.0, 0.0])
-    C = np.array([0.0, 1.0])
-    return A, B, C
-
-
-def stiff_exact(t):
-    """Exact unit-step response y(t) = 1 - (1000/999) e^{-t} + (1/999) e^{-1000 t}."""
-    t = np.asarray(t, dtype=float)
-    return 1.0 - 1000.0 / 999.0 * np.exp(-t) + 1.0 / 999.0 * np.exp(-1000.0 * t)
-
-
-def backward_euler_linear(A, B, u, t_span, x0, h):
-    """Implicit (backward) Euler for x' = A x + B u with constant input u.
-
-    .. math:: x_{k+1} = x_k + h (A x_{k+1} + B u) \\;\\Rightarrow\\;
-              x_{k+1} = (I - h A)^{-1} (x_k + h B u)
-
-    Its stability function 1 / (1 - z) has modulus below 1 in the whole left half-plane
-    (A-stable), so h is limited by accuracy only.
-    """
-    from simlab.integrators import time_grid
-
-    t, h = time_grid(t_span, h)
-    A = np.asarray(A, dtype=float)
-    M = np.linalg.inv(np.eye(len(A)) - h * A)  # one inversion, reused every step
-    drive = M @ (h * np.asarray(B, dtype=float) * u)
-    xs = np.empty((len(t), len(A)))
-    xs[0] = x0
-    for k in range(len(t) - 1):
-        xs[k + 1] = M @ xs[k] + drive
-    return t, xs
-
-
-def exact_linear_step(A, B, u, t_span, x0, h):
-    """Exact update for x' = A x + B u, u constant: x_{k+1} = e^{Ah} x_k + m(h) u.
-
-    Phi = e^{Ah} and m(h) come from :func:`simlab.similarity.discretize` (one matrix exponential);
-    this is the discrete similarity method of lab04, previewed.
-    """
-    from simlab.integrators import time_grid
-    from simlab.similarity import discretize
-
-    t, h = time_grid(t_span, h)
-    Phi, Gamma = discretize(A, np.asarray(B, dtype=float).reshape(-1, 1), h)
-    drive = Gamma[:, 0] * u
-    xs = np.empty((len(t), len(Phi)))
-    xs[0] = x0
-    for k in range(len(t) - 1):
-        xs[k + 1] = Phi @ xs[k] + drive  # x_{k+1} = Phi x_k + m(h) u
-    return t, xs
-
-
 def stiff_comparison(t_end=5.0):
     """RK4 below and above its limit, implicit Euler and the exact update on the stiff system.
 
@@ -315,7 +144,8 @@ def stiff_comparison(t_end=5.0):
             t, xs = solver(h)
         except NonFiniteStateError as error:
             runs.append({"method": method, "h": h, "steps": steps, "t": None, "y": None,
-                         "max_error": float("inf"), "note": str(error).split(" with h")[0]})
+                         "max_error": float("inf"), "note": f"{error.method}: the state became inf or NaN at step {error.step} of "
+                                 f"{error.steps} (t = {error.t:.6g})"})
             return
         y = xs @ C
         error = float(np.max(np.abs(y - stiff_exact(t))))
@@ -325,70 +155,22 @@ def stiff_comparison(t_end=5.0):
     def rk4_solver(h):
         return rk4(lambda t, x: A @ x + B, (0.0, t_end), x0, h)
 
+    def exact_solver(h):
+        # discrete similarity, x_{k+1} = e^{Ah} x_k + m(h) u: exact for the held unit step
+        t = h * np.arange(round(t_end / h) + 1)
+        response = lsim(A, B.reshape(-1, 1), C.reshape(1, -1), 0.0, np.ones(len(t)), t, x0=x0)
+        return t, response.x
+
     add("rk4", 0.0025, rk4_solver)
     add("rk4", 0.003125, rk4_solver)
     add("backward euler", 0.1, lambda h: backward_euler_linear(A, B, 1.0, (0.0, t_end), x0, h))
-    add("exact (expm)", 0.1, lambda h: exact_linear_step(A, B, 1.0, (0.0, t_end), x0, h))
+    add("exact (expm)", 0.1, exact_solver)
     return {"h_limit_rk4": h_limit, "runs": runs}
 
 
 # ---------------------------------------------------------------------------------------------
 # 4. The seed's RK4 lab
 # ---------------------------------------------------------------------------------------------
-
-#: Step amplitude, final time and step of the seed's RK4 lab.
-SEED_R, SEED_TF, SEED_H = 5.0, 5.0, 0.02
-
-
-def seed_rk4_system():
-    """Closed loop of G(s) = 1/(s^3 + 4 s^2 + 8 s + 5) with unity negative feedback, by hand.
-
-    The closed loop is G / (1 + G) = 1 / (s^3 + 4 s^2 + 8 s + 6); in controllable canonical form
-    (the realization of MATLAB's ``tf2ss``) the first row of A holds -a1, -a2, -a3.
-
-    Returns
-    -------
-    A : ndarray, shape (3, 3)
-    b : ndarray, shape (3,)
-    C : ndarray, shape (3,)
-    """
-    A = np.array([[-4.0, -8.0, -6.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
-    b = np.array([1.0, 0.0, 0.0])
-    C = np.array([0.0, 0.0, 1.0])
-    return A, b, C
-
-
-def seed_rk4_program(A, b, C, r=SEED_R, Tf=SEED_TF, h=SEED_H):
-    """The seed's RK4 listing replayed line by line, with its missing ``K1=A*x+b*r`` restored.
-
-    Returns
-    -------
-    t, y : ndarray, shape (N + 1,)
-    """
-    A = np.asarray(A, dtype=float)
-    b = np.asarray(b, dtype=float)
-    C = np.asarray(C, dtype=float)
-    n_steps = round(Tf / h)
-    x = np.zeros(len(A))
-    y, t = [0.0], [0.0]
-    for i in range(n_steps):
-        K1 = A @ x + b * r  # the line the seed's listing drops
-        K2 = A @ (x + h * K1 / 2) + b * r
-        K3 = A @ (x + h * K2 / 2) + b * r
-        K4 = A @ (x + h * K3) + b * r
-        x = x + h * (K1 + 2 * K2 + 2 * K3 + K4) / 6
-        y.append(float(C @ x))
-        t.append(t[i] + h)
-    return np.array(t), np.array(y)
-
-
-def seed_rk4_exact(t, r=SEED_R):
-    """Exact step response r * y_step(t) of 1/(s^3 + 4 s^2 + 8 s + 6), by ``scipy.signal.step``."""
-    from scipy import signal
-
-    t = np.asarray(t, dtype=float)
-    _, y = signal.step(signal.lti([1.0], [1.0, 4.0, 8.0, 6.0]), T=t)
-    return r * y
 
 
 def seed_rk4_lab():
@@ -444,7 +226,7 @@ def check_order(method, value):
     """Self-check of a measured convergence order (within 0.15 of the theoretical one)."""
     if method not in METHODS:
         return CheckResult(False, "order", f"unknown method {method!r}; use one of {sorted(METHODS)}.")
-    expected = METHODS[method]
+    expected = METHODS[method].order
     return check_value(
         f"order of {method}",
         value,
@@ -503,6 +285,59 @@ def check_seed_rk4(y):
     return check_array("seed RK4 response", y, reference, rtol=1e-8, atol=1e-10, what="y_k")
 
 
+# ---------------------------------------------------------------------------------------------
+# Figures
+# ---------------------------------------------------------------------------------------------
+
+
+def plot_convergence(study):
+    """Lab 02: global error versus h (log-log) and versus the number of f evaluations."""
+    fig, (ax, ax_cost) = subplots(1, 2, figsize=(10, 4))
+    hs = study["hs"]
+    labels = {"euler": "Euler", "heun": "improved Euler", "rk4": "RK4"}
+    for i, (name, errors) in enumerate(study["errors"].items()):
+        label = f"{labels[name]} (order {study['orders'][name]:.2f})"
+        ax.loglog(hs, errors, label=label, **line_style(i + 1))
+        ax_cost.loglog(study["evaluations"][name], errors, label=labels[name], **line_style(i + 1))
+    ax.set(xlabel="step size h", ylabel="|y_N - y(2)|", title="Error versus step size")
+    ax.legend()
+    ax_cost.set(xlabel="evaluations of f", ylabel="|y_N - y(2)|", title="Error versus cost")
+    ax_cost.legend()
+    return fig
+
+
+def plot_stiff(stiff):
+    """Lab 02: the stiff system, RK4 near its step limit, implicit Euler and the exact update."""
+    fig, ax = subplots()
+    for i, run in enumerate(stiff["runs"]):
+        label = f"{run['method']}, h = {run['h']:g} ({run['steps']} steps)"
+        if run["y"] is None:
+            # a diverged run has nothing to draw: say so in the legend
+            ax.plot([], [], linestyle="none", marker="x", color="red", label=label + ": diverged")
+            continue
+        ax.plot(run["t"], run["y"], label=label, **line_style(i))
+    ax.set(xlabel="t (s)", ylabel="y(t)", title="Stiff system 1000/((s+1)(s+1000)), unit step")
+    ax.legend()
+    return fig
+
+
+def plot_seed_rk4(seed):
+    """Lab 02: the seed's RK4 lab, response and error against the exact step response."""
+    fig, (ax, ax_err) = subplots(1, 2, figsize=(10, 4))
+    h = seed["t"][1] - seed["t"][0]
+    # exact first and wide, RK4 on top with markers, so that both stay visible
+    ax.plot(seed["t"], seed["exact"], label="exact (scipy.signal.step)", color="0.6", linewidth=4)
+    ax.plot(seed["t"], seed["y"], label=f"RK4, h = {h:g}", color="C0", linestyle="--", marker="o",
+            markevery=0.1)
+    ax.axhline(seed["steady_state"], color="black", linestyle=":",
+               label=f"final value {seed['steady_state']:.4f}")
+    ax.set(xlabel="t (s)", ylabel="y(t)", title="Closed loop of 1/(s^3+4s^2+8s+5), step input")
+    ax.legend()
+    ax_err.semilogy(seed["t"][1:], np.abs(seed["y"] - seed["exact"])[1:], **line_style(0))
+    ax_err.set(xlabel="t (s)", ylabel=r"$|y_{RK4} - y|$", title=f"RK4 error, h = {h:g}")
+    return fig
+
+
 def run():
     """Run lab 02 headless."""
     study = convergence_study()
@@ -527,10 +362,10 @@ def run():
     return ExperimentResult(
         summary=summary,
         figures=[
-            ("lab02_convergence", "plot_convergence", study),
-            ("lab02_stability_regions", "plot_stability_regions", data["stability"]),
-            ("lab02_stiff", "plot_stiff", stiff),
-            ("lab02_seed_rk4", "plot_seed_rk4", seed),
+            ("lab02_convergence", plot_convergence, study),
+            ("lab02_stability_regions", plot_stability_regions, data["stability"]),
+            ("lab02_stiff", plot_stiff, stiff),
+            ("lab02_seed_rk4", plot_seed_rk4, seed),
         ],
         data=data,
     )

@@ -1,8 +1,9 @@
-"""Argument checking shared by the public functions of simlab.
+"""Argument checking (参数检查): every checker that simlab's public functions use, in one place.
 
 Every public function validates its arguments once, at the boundary, through these helpers, so
-that a student who passes the wrong thing gets a message that names the argument, shows what was
-received and says what was expected. Nothing here is part of the teaching API.
+that a student who passes the wrong thing gets a ``TypeError`` or ``ValueError`` whose message
+names the argument, shows what was received and says what was expected. Nothing here is part of
+the teaching API; the helpers are public so that course code and extensions check alike.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ __all__ = [
     "as_positive_scalar",
     "as_time_span",
     "as_callable",
+    "as_choice",
     "describe",
 ]
 
@@ -117,3 +119,26 @@ def as_callable(f, name: str = "f"):
             f"{name} must be a function f(t, x) that returns dx/dt, got {describe(f)}."
         )
     return f
+
+
+def as_choice(value, name: str, choices, meaning: str = ""):
+    """Check that ``value`` is one of the strings in ``choices`` (a sequence or a mapping's keys).
+
+    ``meaning`` is appended to the list of choices in the message, for example
+    ``" (zero-order or triangle hold)"``.
+
+    Examples
+    --------
+    >>> as_choice("rk4", "method", ("euler", "rk4"))
+    'rk4'
+    >>> as_choice("RK4", "method", ("euler", "rk4"))
+    Traceback (most recent call last):
+    ...
+    ValueError: method must be one of 'euler', 'rk4', got 'RK4' (type str).
+    """
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(
+            f"{name} must be one of {', '.join(repr(c) for c in choices)}{meaning}, "
+            f"got {describe(value)}."
+        )
+    return value

@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from simlab.course import ExperimentResult
+from simlab.course.systems import LOOP_P, LOOP_W, LOOP_W0, LOOP_WC
 from simlab.elementwise import simulate_elements
-from simlab.experiments import ExperimentResult
-from simlab.experiments.lab05_structure_graph import LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, step_metrics
 from simlab.nonlinear import Backlash, DeadZone, Relay, Saturation
+from simlab.plotting import line_style, plot_characteristics, subplots
+from simlab.response import step_metrics
 from simlab.structure import simulate
 
 __all__ = [
@@ -40,6 +42,7 @@ __all__ = [
     "relay_limit_cycle",
     "saturation_accuracy",
     "run",
+    "plot_lab06_responses",
 ]
 
 
@@ -238,6 +241,38 @@ def saturation_accuracy(limit=0.8, steps=(0.04, 0.02, 0.01, 0.005), t_end=30.0):
             "order": float(np.polyfit(np.log(steps), np.log(errors), 1)[0])}
 
 
+# ---------------------------------------------------------------------------------------------
+# Figures
+# ---------------------------------------------------------------------------------------------
+
+
+def plot_lab06_responses(data):
+    """Lab 06: saturation, backlash limit cycle, dead zone and relay in the four-element loop."""
+    fig, axes = subplots(2, 2, figsize=(11, 7.5))
+    ax = axes[0, 0]
+    for i, run in enumerate(data["saturation"]):
+        label = "linear" if run["limit"] is None else f"saturation at {run['limit']:g}"
+        ax.plot(run["t"], run["y"], label=label, **line_style(i))
+    ax.set(xlabel="t (s)", ylabel="y(t)", title="Saturation of the PI output", xlim=(0, 20))
+    ax.legend()
+    ax = axes[0, 1]
+    backlash = data["backlash"]
+    ax.plot(backlash["t"], backlash["y"], color="black")
+    ax.set(xlabel="t (s)", ylabel="y(t)", title=f"Backlash b = {backlash['b']:g}: limit cycle")
+    ax = axes[1, 0]
+    dead = data["dead_zone"]
+    ax.plot(dead["t"], dead["y_linear"], label="linear", **line_style(0))
+    ax.plot(dead["t"], dead["y_dead_zone"], label=f"dead zone {dead['width']:g}", **line_style(1))
+    ax.set(xlabel="t (s)", ylabel="y(t)", title="Dead zone after the PI element")
+    ax.legend()
+    ax = axes[1, 1]
+    relay = data["relay"]
+    ax.plot(relay["t"], relay["y"], color="black")
+    ax.set(xlabel="t (s)", ylabel="y(t)", title="Relay on the error: chattering")
+    return fig
+
+
+
 def run():
     """Run lab 06 headless."""
     accuracy = linear_accuracy()
@@ -268,7 +303,7 @@ def run():
             "relay": relay, "saturation_accuracy": sat_accuracy}
     return ExperimentResult(
         summary=summary,
-        figures=[("lab06_characteristics", "plot_characteristics", None),
-                 ("lab06_responses", "plot_lab06_responses", data)],
+        figures=[("lab06_characteristics", plot_characteristics, None),
+                 ("lab06_responses", plot_lab06_responses, data)],
         data=data,
     )

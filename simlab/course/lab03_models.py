@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.check import CheckResult
-from simlab.experiments import ExperimentResult
+from simlab.course import ExperimentResult
+from simlab.course.check import CheckResult
 from simlab.lti import (
     balred,
     feedback,
@@ -35,6 +35,7 @@ from simlab.lti import (
     zp2ss,
     zp2tf,
 )
+from simlab.plotting import line_style, subplots
 
 __all__ = [
     "G_NUM",
@@ -54,6 +55,7 @@ __all__ = [
     "check_tf2ss",
     "check_connection",
     "run",
+    "plot_reduction",
 ]
 
 #: G(s) = (s + 8)(s^2 + 2 s + 5) / ((2 s + 3)(3 s^2 + 4 s + 13)), expanded.
@@ -236,7 +238,7 @@ def seed_rk4_with_feedback(r=5.0, Tf=5.0, h=0.02):
         ``num``, ``den`` (closed loop), ``A``, ``B``, ``C``, ``D``, ``t``, ``y`` (RK4) and
         ``difference_to_lab02`` (max |y - y of the hand-built model of lab02|).
     """
-    from simlab.experiments.lab02_step_size import seed_rk4_program, seed_rk4_system
+    from simlab.course.systems import seed_rk4_program, seed_rk4_system
     from simlab.integrators import rk4
 
     num, den = feedback([1.0], [1.0, 4.0, 8.0, 5.0], [1.0], [1.0])
@@ -281,6 +283,34 @@ def check_connection(kind, num, den):
     return CheckResult(False, f"{kind} connection", "the transfer function differs from the reference.")
 
 
+# ---------------------------------------------------------------------------------------------
+# Figures
+# ---------------------------------------------------------------------------------------------
+
+
+def plot_reduction(reductions):
+    """Lab 03: step responses of G(s) H(s) before and after model reduction, and its Hankel singular values.
+
+    ``reductions`` is a list of results of :func:`simlab.course.lab03_models.reduction`
+    (all of the same full model).
+    """
+    fig, (ax, ax_hsv) = subplots(1, 2, figsize=(10, 4))
+    first = reductions[0]
+    n = len(first["hsv"])
+    ax.plot(first["t"], first["y_full"], color="black", label=f"full model, order {n}")
+    for i, reduced in enumerate(reductions, start=1):
+        ax.plot(reduced["t"], reduced["y_reduced"],
+                label=f"order {reduced['order']} ({reduced['method']})", **line_style(i))
+    ax.set(xlabel="t (s)", ylabel="unit-step response", title="Model reduction of G(s) H(s)")
+    ax.legend()
+    ax_hsv.semilogy(np.arange(1, n + 1), np.maximum(first["hsv"], 1e-16), "o-", color="black")
+    ax_hsv.set(xlabel="balanced state", ylabel="Hankel singular value",
+               title="Hankel singular values (small: removable)")
+    ax_hsv.set_xticks(np.arange(1, n + 1))
+    return fig
+
+
+
 def run():
     """Run lab 03 headless."""
     forms = model_forms()
@@ -308,5 +338,5 @@ def run():
     ]
     data = {"forms": forms, "discrete": discrete, "connections": joined, "reductions": reductions,
             "analogous": analog, "seed_rk4": seed}
-    return ExperimentResult(summary=summary, figures=[("lab03_reduction", "plot_reduction", reductions)],
+    return ExperimentResult(summary=summary, figures=[("lab03_reduction", plot_reduction, reductions)],
                             data=data)

@@ -21,9 +21,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.check import check_array
-from simlab.experiments import ExperimentResult
+from simlab.course import ExperimentResult
+from simlab.course.check import check_array
+from simlab.course.systems import LOOP_P, LOOP_W, LOOP_W0, LOOP_WC
 from simlab.integrators import NonFiniteStateError
+from simlab.plotting import line_style, plot_element_outputs, subplots
+from simlab.response import step_metrics
+from simlab.stability import max_stable_step
 from simlab.structure import closed_loop, input_derivative_gain, simulate
 
 __all__ = [
@@ -48,6 +52,9 @@ __all__ = [
     "check_closed_loop",
     "check_jump",
     "run",
+    "plot_seed_sweep",
+    "plot_seed_versus_true",
+    "plot_four_element_loop",
 ]
 
 SEED_W = np.array([[0.0, 0.0, -1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
@@ -58,29 +65,10 @@ A_VALUES = (2, 4, 6, 8, 10, 12)
 #: (t_end, h) of the seed's two runs; the second is the seed's Tf = 15 cut to the 37 steps it ran.
 SEED_RUNS = ((10.0, 0.2), (14.8, 0.4))
 
-# The four-element loop: (s + 0.5)/s, 1/(s + 0.1), 1/(s + 2), 20/(s + 10), unity feedback.
-LOOP_P = np.array([[0.0, 1.0, 0.5, 1.0], [0.1, 1.0, 1.0, 0.0], [2.0, 1.0, 1.0, 0.0], [10.0, 1.0, 20.0, 0.0]])
-LOOP_W = np.array([[0.0, 0.0, 0.0, -1.0], [1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0]])
-LOOP_W0 = np.array([1.0, 0.0, 0.0, 0.0])
-LOOP_WC = np.array([0.0, 0.0, 0.0, 1.0])
-
 
 def seed_P(a):
     """Parameter matrix of the seed's task for the parameter a (rows [A_i, B_i, C_i, D_i])."""
     return np.array([[0.1, 1.0, 0.5, 1.0], [0.0, 1.0, 1.0, 0.0], [1.0, 1.0, float(a), 1.0]])
-
-
-def step_metrics(t, y, final):
-    """Peak, percent overshoot and 2 % settling time of a step response with known final value.
-
-    The overshoot is 0 for a response that never exceeds its final value; all three numbers are
-    read off the simulation grid (a peak between grid points is missed).
-    """
-    peak = int(np.argmax(y))
-    outside = np.flatnonzero(np.abs(y - final) > 0.02 * abs(final))
-    settling = float(t[outside[-1] + 1]) if outside.size and outside[-1] + 1 < len(t) else float("nan")
-    return {"peak": float(y[peak]), "t_peak": float(t[peak]),
-            "overshoot": float(max(0.0, 100.0 * (y[peak] - final) / final)), "settling_time": settling}
 
 
 def seed_sweep(t_end, h, seed_compatible=False, a_values=A_VALUES):
@@ -149,8 +137,6 @@ def four_element_loop(t_end=20.0, h=0.05, r=1.0):
 
 def rk4_step_limit(P=LOOP_P, W=LOOP_W, W0=LOOP_W0, Wc=LOOP_WC):
     """Largest stable RK4 step for a structure graph: from the eigenvalues of A = H^-1 Q."""
-    from simlab.experiments.lab02_step_size import max_stable_step
-
     A, _, _ = closed_loop(P, W, W0, Wc)
     return max_stable_step(np.linalg.eigvals(A), "rk4")
 
@@ -212,6 +198,49 @@ def check_jump(x0_plus, a=2):
                                       "D_1 s term of element 1 differentiates the step.")])
 
 
+# ---------------------------------------------------------------------------------------------
+# Figures
+# ---------------------------------------------------------------------------------------------
+
+
+def plot_seed_sweep(sweeps):
+    """Lab 05: the seed's task, y(t) for a = 2 .. 12 in one figure, one panel per step size."""
+    fig, axes = subplots(1, len(sweeps), figsize=(5.2 * len(sweeps), 4), sharey=True)
+    axes = np.atleast_1d(axes)
+    for ax, sweep in zip(axes, sweeps):
+        for j, a in enumerate(sweep["a"]):
+            ax.plot(sweep["t"], sweep["y"][:, j], label=f"a = {a}", **line_style(j))
+        kind = "seed program" if sweep["seed_compatible"] else "true response"
+        final = sweep.get("r")
+        if final is not None:
+            ax.axhline(final, color="black", linestyle=":", linewidth=1, label=f"r = {final:g}")
+        ax.set(xlabel="t (s)", title=f"h = {sweep['h']:g}, t = 0 .. {sweep['t'][-1]:g} s ({kind})")
+    axes[0].set_ylabel("output y(t)")
+    axes[-1].legend(ncol=2)
+    return fig
+
+
+def plot_seed_versus_true(versus):
+    """Lab 05: the seed program (r' term dropped) against the true response, element 1 and output."""
+    fig, (ax, ax_out) = subplots(1, 2, figsize=(10, 4))
+    t = versus["t"]
+    ax.plot(t, versus["x_true"][:, 0], label="true response", **line_style(0))
+    ax.plot(t, versus["x_seed"][:, 0], label="seed program", **line_style(1))
+    ax.set(xlabel="t (s)", ylabel="y1(t)", title="Element 1, G1 = (s + 0.5)/(s + 0.1)")
+    ax.legend()
+    ax_out.plot(t, versus["y_true"], label="true response", **line_style(0))
+    ax_out.plot(t, versus["y_seed"], label="seed program", **line_style(1))
+    ax_out.set(xlabel="t (s)", ylabel="y(t) = y3(t)",
+               title=f"System output, a = {versus.get('a', '?')}, r = {versus.get('r', '?'):g}")
+    ax_out.legend()
+    return fig
+
+
+def plot_four_element_loop(loop):
+    """Lab 05: every element's output of the four-element loop (:func:`four_element_loop`)."""
+    return plot_element_outputs(loop["t"], loop["x"])
+
+
 def run():
     """Run lab 05 headless."""
     sweeps = [seed_sweep(t_end, h) for t_end, h in SEED_RUNS]
@@ -232,8 +261,8 @@ def run():
     data = {"sweeps": sweeps, "versus": versus, "loop": loop, "study": study}
     return ExperimentResult(
         summary=summary,
-        figures=[("lab05_seed_sweep", "plot_seed_sweep", sweeps),
-                 ("lab05_seed_versus_true", "plot_seed_versus_true", versus),
-                 ("lab05_four_element_loop", "plot_element_outputs", loop)],
+        figures=[("lab05_seed_sweep", plot_seed_sweep, sweeps),
+                 ("lab05_seed_versus_true", plot_seed_versus_true, versus),
+                 ("lab05_four_element_loop", plot_four_element_loop, loop)],
         data=data,
     )

@@ -16,8 +16,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from simlab.check import check_value
-from simlab.experiments import ExperimentResult
+from simlab.course import ExperimentResult
+from simlab.course.check import check_value
 from simlab.plants.dc_motor import (
     ANTI_WINDUP,
     DriveParameters,
@@ -27,6 +27,7 @@ from simlab.plants.dc_motor import (
     structure_graph,
     type2_disturbance_peak,
 )
+from simlab.plotting import line_style, subplots
 
 __all__ = [
     "PARAMETERS",
@@ -43,6 +44,9 @@ __all__ = [
     "check_current_design",
     "check_speed_design",
     "run",
+    "plot_drive_phase",
+    "plot_drive_start",
+    "plot_drive_windup",
 ]
 
 PARAMETERS = DriveParameters()
@@ -198,6 +202,73 @@ def check_speed_design(Kn, tau_n, p=PARAMETERS, h=5.0):
                        alternatives=[(design.KN, "that is K_N, the loop gain; K_n = (h+1) beta Ce Tm/(2 h alpha R T_sum_n).")])
 
 
+# ---------------------------------------------------------------------------------------------
+# Figures
+# ---------------------------------------------------------------------------------------------
+
+
+def _shade_stages(ax, t1, t2, t_end):
+    for (start, stop, label), shade in zip(((0.0, t1, "I"), (t1, t2, "II"), (t2, t_end, "III")),
+                                           ("0.93", "0.85", "0.93")):
+        if np.isfinite(start) and np.isfinite(stop):
+            ax.axvspan(start, stop, color=shade, alpha=0.5, linewidth=0)
+            ax.text(0.5 * (start + stop), 0.97, label, transform=ax.get_xaxis_transform(),
+                    ha="center", va="top")
+
+
+def plot_drive_start(start):
+    """Lab 07: no-load start, speed and armature current with the three stages shaded."""
+    result, m = start["result"], start["metrics"]
+    p = PARAMETERS
+
+    fig, (ax_n, ax_i) = subplots(2, 1, figsize=(8, 6), sharex=True)
+    for ax in (ax_n, ax_i):
+        _shade_stages(ax, m["t1"], m["t2"], result.t[-1])
+    ax_n.plot(result.t, result.n, color="black")
+    ax_n.axhline(p.nN, color="gray", linestyle=":", label=f"n* = {p.nN:g} r/min")
+    ax_n.set(ylabel="speed n (r/min)", title="No-load start: I current rise, II constant current, III speed regulation")
+    ax_n.legend(loc="lower right")
+    ax_i.plot(result.t, result.Id, color="black")
+    ax_i.axhline(p.Idm, color="gray", linestyle="--", label=f"I_dm = {p.Idm:g} A")
+    ax_i.set(xlabel="t (s)", ylabel="armature current Id (A)")
+    ax_i.legend(loc="center right")
+    return fig
+
+
+def plot_drive_phase(start):
+    """Lab 07: phase plots of the start-up, current against speed and speed error against its rate."""
+    result, m = start["result"], start["metrics"]
+    p = PARAMETERS
+
+    t = result.t
+    masks = [t <= m["t1"], (t > m["t1"]) & (t <= m["t2"]), t > m["t2"]]
+    names = ["I current rise", "II constant current", "III speed regulation"]
+    fig, (ax, ax_e) = subplots(1, 2, figsize=(11, 4.2))
+    rate = np.gradient(result.n, t)
+    for i, (mask, name) in enumerate(zip(masks, names)):
+        style = line_style(i)
+        style["markevery"] = max(1, int(mask.sum() // 12)) if style["marker"] else None
+        ax.plot(result.n[mask], result.Id[mask], label=name, **style)
+        ax_e.plot(p.nN - result.n[mask], rate[mask], label=name, **style)
+    ax.set(xlabel="speed n (r/min)", ylabel="current Id (A)", title="Current against speed")
+    ax.legend()
+    ax_e.set(xlabel="speed error n* - n (r/min)", ylabel="dn/dt (r/min/s)", title="Speed phase plane")
+    ax_e.legend()
+    return fig
+
+
+def plot_drive_windup(study):
+    """Lab 07: no-load start with each anti-windup treatment of the regulators."""
+    fig, ax = subplots()
+    for i, (mode, entry) in enumerate(study.items()):
+        result = entry["result"]
+        ax.plot(result.t, result.n, label=f"{mode} (overshoot {entry['metrics']['overshoot']:.1f} %)", **line_style(i))
+    ax.set(xlabel="t (s)", ylabel="speed n (r/min)", title="Anti-windup of the PI regulators, no-load start")
+    ax.legend()
+    return fig
+
+
+
 def run():
     """Run lab 07 headless."""
     p = PARAMETERS
@@ -233,8 +304,8 @@ def run():
             "windup": windup, "no_asr_limit": unlimited, "seed_acr": seed, "versus": versus}
     return ExperimentResult(
         summary=summary,
-        figures=[("lab07_start", "plot_drive_start", start), ("lab07_phase", "plot_drive_phase", start),
-                 ("lab07_windup", "plot_drive_windup", windup)],
+        figures=[("lab07_start", plot_drive_start, start), ("lab07_phase", plot_drive_phase, start),
+                 ("lab07_windup", plot_drive_windup, windup)],
         data=data,
     )
 

@@ -24,7 +24,7 @@ import warnings
 
 import numpy as np
 
-from simlab.experiments import ExperimentResult
+from simlab.course import ExperimentResult
 from simlab.friction import (
     CANUDAS_1995,
     SEED_PARAMETERS,
@@ -34,6 +34,7 @@ from simlab.friction import (
     static_friction,
     velocity_response,
 )
+from simlab.plotting import line_style, subplots
 
 __all__ = [
     "seed_model",
@@ -55,6 +56,8 @@ __all__ = [
     "step_size_study",
     "static_spring_block",
     "run",
+    "plot_lugre_behaviours",
+    "plot_seed_sfunction",
 ]
 
 TS = 0.001  #: the seed's sample time (s)
@@ -280,6 +283,49 @@ def static_spring_block(h, t_end=30.0):
             "v_min": float(half.min()), "v_max": float(half.max())}
 
 
+# ---------------------------------------------------------------------------------------------
+# Figures
+# ---------------------------------------------------------------------------------------------
+
+
+def plot_lugre_behaviours(data):
+    """Lab 08: the classic LuGre behaviours: frictional lag loops, break-away force, stick-slip."""
+    fig, (ax_lag, ax_break, ax_slip) = subplots(1, 3, figsize=(14, 4))
+    lag = data["lag"]
+    ax_lag.plot(lag["static_v"] * 1e3, lag["static_F"], color="black", linestyle=":", label="static curve")
+    for i, (f, loop) in enumerate(lag["loops"].items()):
+        ax_lag.plot(loop["v"] * 1e3, loop["F"], label=f"{f:g} Hz", **line_style(i))
+    ax_lag.set(xlabel="velocity v (mm/s)", ylabel="friction F (N)", title="Frictional lag")
+    ax_lag.legend()
+    breaks = data["break_away"]
+    ax_break.semilogx(breaks["rates"], breaks["forces"], "ko-")
+    ax_break.axhline(breaks["Fs"], color="gray", linestyle="--", label="Fs")
+    ax_break.axhline(breaks["Fc"], color="gray", linestyle=":", label="Fc")
+    ax_break.set(xlabel="rate of the applied force (N/s)", ylabel="break-away force (N)", title="Break-away force")
+    ax_break.legend()
+    slip = data["stick_slip"]["result"]
+    ax_slip.plot(slip.t, slip.v, color="black")
+    ax_slip.set(xlabel="t (s)", ylabel="block velocity v (m/s)", title="Stick-slip, k = 2 N/m, v_pull = 0.1 m/s")
+    return fig
+
+
+def plot_seed_sfunction(comparison):
+    """Lab 08: the seed's S-function against the continuous model, for each initial state."""
+    fig, (ax, ax_err) = subplots(1, 2, figsize=(11, 4))
+    t = comparison["t"]
+    ax.plot(t, comparison["F_continuous"], color="black", label="continuous model")
+    for i, (x0, run) in enumerate(comparison["runs"].items(), start=1):
+        ax.plot(t, run["F"], label=f"S-function, x0 = {list(x0)}", **line_style(i))
+        ax_err.semilogy(t, np.maximum(np.abs(run["F"] - comparison["F_continuous"]), 1e-12),
+                        label=f"x0 = {list(x0)}", **line_style(i))
+    ax.set(xlabel="t (s)", ylabel="friction F (N)", title="Seed parameters, Ts = 1 ms")
+    ax.legend()
+    ax_err.set(xlabel="t (s)", ylabel="|F_S-function - F_continuous| (N)", title="Difference")
+    ax_err.legend()
+    return fig
+
+
+
 def run():
     """Run lab 08 headless."""
     comparison = seed_comparison()
@@ -303,6 +349,6 @@ def run():
     data = {"comparison": comparison, "blowup": blowup, "lag": lag, "break_away": breaks,
             "stick_slip": slip, "reference": reference, "static": static, "stribeck": stribeck_curves()}
     return ExperimentResult(summary=summary,
-                            figures=[("lab08_sfunction", "plot_seed_sfunction", comparison),
-                                     ("lab08_behaviours", "plot_lugre_behaviours", data)],
+                            figures=[("lab08_sfunction", plot_seed_sfunction, comparison),
+                                     ("lab08_behaviours", plot_lugre_behaviours, data)],
                             data=data)

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.check import check_array, check_value
-from simlab.experiments import ExperimentResult
+from simlab.course import ExperimentResult
+from simlab.course.check import check_array, check_value
 from simlab.integrators import euler, heun, rk4
+from simlab.plotting import line_style, subplots
 
 __all__ = [
     "T_SPAN",
@@ -31,6 +32,7 @@ __all__ = [
     "check_exact",
     "check_seed_line_value",
     "run",
+    "plot_lab01_methods",
 ]
 
 #: Time span, initial value and step of the seed experiment.
@@ -201,7 +203,7 @@ def check_exact(expression):
     """Self-check of the exact solution y(t) found with sympy (an expression in ``t``)."""
     import sympy as sp
 
-    from simlab.check import CheckResult
+    from simlab.course.check import CheckResult
 
     def result(passed, message):
         return CheckResult(passed, "exact solution", message)
@@ -242,6 +244,32 @@ def check_seed_line_value(value, h=H):
     )
 
 
+# ---------------------------------------------------------------------------------------------
+# Figures
+# ---------------------------------------------------------------------------------------------
+
+
+def plot_lab01_methods(data):
+    """Lab 01: Euler, improved Euler, RK4, the seed's Euler line and the exact solution."""
+    comparison = data["comparison"]
+    t = comparison["t"]
+    fig, (ax, ax_err) = subplots(1, 2, figsize=(10, 4))
+    t_fine = np.linspace(t[0], t[-1], 400)
+    ax.plot(t_fine, 2 * np.exp(t_fine) - t_fine - 1, color="black", label="exact $2e^t - t - 1$")
+    labels = {"euler": "Euler", "heun": "improved Euler", "rk4": "RK4"}
+    for i, (name, y) in enumerate(comparison["y"].items(), start=1):
+        ax.plot(t, y, label=labels[name], **line_style(i))
+        ax_err.semilogy(t[1:], np.abs(y - comparison["exact"])[1:], label=labels[name], **line_style(i))
+    t_seed, y_seed = data["seed_line"]
+    ax.plot(t_seed, y_seed, color="gray", label="seed's Euler line", **line_style(4))
+    ax.set(xlabel="t", ylabel="y(t)", title="y' = t + y, y(0) = 1, h = 0.1")
+    ax.legend()
+    ax_err.set(xlabel="t", ylabel=r"$|y_k - y(t_k)|$", title="Global error")
+    ax_err.legend()
+    return fig
+
+
+
 def run():
     """Run lab 01 headless: the three methods, the seed's line and the solve_ivp cross-check."""
     comparison = compare_methods()
@@ -261,6 +289,6 @@ def run():
     data = {"comparison": comparison, "seed_line": (t_seed, y_seed), "solve_ivp": (t_ivp, y_ivp)}
     return ExperimentResult(
         summary=summary,
-        figures=[("lab01_methods", "plot_lab01_methods", data)],
+        figures=[("lab01_methods", plot_lab01_methods, data)],
         data=data,
     )

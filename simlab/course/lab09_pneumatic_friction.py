@@ -30,9 +30,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from simlab.experiments import ExperimentResult
+from simlab.course import ExperimentResult
 from simlab.friction import LuGre, StaticFriction
 from simlab.plants.pneumatic import CylinderParameters, choked_flow_factor, simulate_cylinder
+from simlab.plotting import LINE_STYLES, subplots
 from simlab.revised_lugre import RevisedLuGre, TransitionCurve
 
 __all__ = [
@@ -61,6 +62,7 @@ __all__ = [
     "step_halving",
     "dead_volume_scan",
     "run",
+    "plot_cylinder_runs",
 ]
 
 H = 1.16e-3  #: the paper's sampling interval and fixed ode3 step (s), seed 002 sects. 3.1, 4.2
@@ -468,6 +470,42 @@ def dead_volume_scan(V10_values=(1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 4e-4), model="LG"
     return out
 
 
+# ---------------------------------------------------------------------------------------------
+# Figures
+# ---------------------------------------------------------------------------------------------
+
+
+def _cylinder_results(runs):
+    return {name: (entry["result"] if isinstance(entry, dict) else entry) for name, entry in runs.items()}
+
+
+def plot_cylinder_runs(runs, title=None):
+    """Lab 09: position, chamber pressures and friction force of the cylinder, one line per model.
+
+    ``runs`` maps a model name to a :class:`simlab.plants.pneumatic.CylinderResult` (or to a dict
+    holding it under "result", as the lab's studies return).
+    """
+    results = _cylinder_results(runs)
+    fig, (ax_x, ax_p, ax_F) = subplots(3, 1, figsize=(10, 8.5), sharex=True)
+    for i, (name, r) in enumerate(results.items()):
+        style = {"linestyle": LINE_STYLES[i % len(LINE_STYLES)][0]}
+        ax_x.plot(r.t, r.x * 1e3, label=name, **style)
+        line, = ax_p.plot(r.t, r.p1_gauge / 1e6, label=f"p1, {name}", **style)
+        ax_p.plot(r.t, r.p2_gauge / 1e6, color=line.get_color(), linestyle=":", linewidth=1.0,
+                  label=f"p2, {name}")
+        chatter = {"linewidth": 0.5, "alpha": 0.45, "zorder": 1} if name == "SS" else {"linewidth": 1.5, "zorder": 2}
+        ax_F.plot(r.t, r.F, label=name, **chatter, **style)
+    ax_x.set(ylabel="position x (mm)", title=title or "Piston position, pressures and friction")
+    ax_p.set(ylabel="gauge pressure (MPa)")
+    ax_p.legend(loc="best", fontsize="small", ncol=2)
+    ax_F.set(xlabel="t (s)", ylabel="friction force F_r (N)")
+    for ax in (ax_x, ax_F):
+        ax.legend(loc="best", fontsize="small")
+    fig.tight_layout()
+    return fig
+
+
+
 def run():
     """Run lab 09 headless."""
     est, fr = valve_estimates(), friction_estimates()
@@ -498,6 +536,6 @@ def run():
         summary.append((f"h vs h/2, low inputs, {name}: max |dx|", f"{1e3 * halving[name]['dx']:.2f} mm"))
     data = {"valve": est, "sine_valve": sine_set, "friction": fr, "low": low, "high": high, "sines": sines, "halving": halving}
     return ExperimentResult(summary=summary,
-                            figures=[("lab09_low_inputs", "plot_cylinder_runs", low),
-                                     ("lab09_sinusoid_02Hz", "plot_cylinder_runs", sines[0.2]["runs"])],
+                            figures=[("lab09_low_inputs", plot_cylinder_runs, low),
+                                     ("lab09_sinusoid_02Hz", plot_cylinder_runs, sines[0.2]["runs"])],
                             data=data)
