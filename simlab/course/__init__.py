@@ -19,28 +19,42 @@ Lab modules are imported when first used, so ``import simlab.course`` stays chea
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Any, Callable, NamedTuple
 
-__all__ = ["Experiment", "ExperimentResult", "EXPERIMENTS", "get"]
+__all__ = ["Figure", "Experiment", "ExperimentResult", "EXPERIMENTS", "get"]
 
 
-@dataclass
+class Figure(NamedTuple):
+    """A figure of a lab: ``draw(data)`` returns it; ``simlab run`` saves it as ``<stem>.png``."""
+
+    stem: str
+    draw: Callable[[Any], Any]
+    data: Any
+
+
+@dataclass(frozen=True)
 class ExperimentResult:
     """What a lab's ``run()`` returns.
 
     Attributes
     ----------
-    summary : list of (str, str)
+    summary : tuple of (str, str)
         Key numbers as (quantity, formatted value) rows, printed by ``simlab run``.
-    figures : list of (str, callable, object)
-        (file stem, figure function, data): ``function(data)`` returns the figure.
-    data : dict
-        Everything else the lab computed, for notebooks and tests.
+    figures : tuple of Figure
+        The lab's figures, each drawn by a function of the lab module from its data.
+    data : object
+        Everything the lab computed: the lab's own results dataclass (typed fields), for
+        notebooks and tests.
     """
 
-    summary: list = field(default_factory=list)
-    figures: list = field(default_factory=list)
-    data: dict = field(default_factory=dict)
+    summary: tuple = ()
+    figures: tuple = ()
+    data: Any = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "summary", tuple(tuple(row) for row in self.summary))
+        object.__setattr__(self, "figures", tuple(Figure(*figure) for figure in self.figures))
 
 
 @dataclass(frozen=True)
