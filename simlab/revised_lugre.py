@@ -39,9 +39,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 
+from simlab.friction.kernels import bristle_target, static_force, stribeck_level
+from simlab.friction.models import FrictionModel, bristle_update
 from simlab.validation import as_finite_scalar, as_positive_scalar, as_real_array
 
 __all__ = [
@@ -49,6 +52,7 @@ __all__ = [
     "HysteresisMemory",
     "hysteresis_response",
     "RevisedLuGre",
+    "RevisedLuGreState",
     "film_steady_state",
     "film_step",
 ]
@@ -336,8 +340,21 @@ def film_step(model, h, v, T):
     return h_ss + (h - h_ss) * math.exp(-T / tau)
 
 
+class RevisedLuGreState(NamedTuple):
+    """State of the revised LuGre model: bristle deflection, hysteresis force, film, memory.
+
+    ``memory`` (a :class:`HysteresisMemory`, or None without transition curves) is updated in
+    place by a step: step each state once.
+    """
+
+    z: float  #: bristle deflection (m)
+    Fz: float  #: the bristle force F(z) (N): sigma0 z, or the hysteresis function
+    film: float  #: lubricant-film thickness h (dimensionless)
+    memory: object  #: HysteresisMemory or None
+
+
 @dataclass(frozen=True)
-class RevisedLuGre:
+class RevisedLuGre(FrictionModel):
     """Revised LuGre (RLG) friction parameters (seed 002 eqs. 5-13); see the module docstring.
 
     Attributes
@@ -370,8 +387,11 @@ class RevisedLuGre:
         threshold; the paper gives none.
 
     With ``curve=None``, ``film=False`` and ``T=0`` the model is LuGre
-    (:meth:`as_lugre` returns that LuGre).
+    (:meth:`as_lugre` returns that LuGre). The model implements
+    :class:`simlab.friction.FrictionModel`; its state is a :class:`RevisedLuGreState`.
     """
+
+    label: ClassVar[str] = "RLG"
 
     Fc: float
     Fs: float
@@ -410,7 +430,7 @@ class RevisedLuGre:
     def g(self, v, h=0.0):
         """Stribeck function with the film, g(v, h) = Fc + ((1 - h) Fs - Fc) exp(-|v/vs|^n) (eq. 6)."""
         v = as_real_array(v, "v")
-        return self.Fc + ((1.0 - np.asarray(h, dtype=float)) * self.Fs - self.Fc) * np.exp(-np.abs(v / self.vs) ** self.n)
+        return stribeck_level(v, self.Fc, self.Fs, self.vs, self.n, as_real_array(h, "h"))
 
     def h_ss(self, v):
         """Steady-state film thickness (eqs. 10-11); 0 for every v when ``film`` is False."""
@@ -427,7 +447,72 @@ class RevisedLuGre:
     def steady_state_force(self, v):
         """Steady sliding force, eq. (13): Fc + ((1 - h_ss) Fs - Fc) e^{-|v/vs|^n}, signed, + sigma2 v."""
         v = as_real_array(v, "v")
-        return np.sign(v) * self.g(v, self.h_ss(v)) + self.sigma2 * v
+        return static_force(v, self.g(v, self.h_ss(v)), self.sigma2)
+
+    @property
+    def lead_mass(self):
+        """Mass sigma2 T (kg) that the lead sigma2 T dv/dt of eq. (7) adds to the moving mass."""
+        return self.sigma2 * self.T
+
+    def initial_state(self):
+        """At rest: z = 0, F(z) = 0, no film (h = 0), a fresh hysteresis memory."""
+        return RevisedLuGreState(z=0.0, Fz=0.0, film=0.0, memory=self.memory())
+
+    def deflection(self, state):
+        """Bristle deflection z (m) of ``state``."""
+        return state.z
+
+    def film_thickness(self, state):
+        """Film thickness h of ``state``."""
+        return state.film
+
+    def force(self, v, state):
+        """F(z) + sigma1 dz/dt + sigma2 v (N) at velocity v (m/s), eqs. (5) and (7) without the lead.
+
+        The lead sigma2 T dv/dt needs the acceleration: a simulator adds ``lead_mass`` dv/dt.
+        """
+        v = as_finite_scalar(v, "v")
+        g = float(self.g(v, state.film))
+        zdot = v - abs(v) * state.Fz / g  # eq. (5)
+        return state.Fz + self.sigma1 * zdot + self.sigma2 * v
+
+    def stepper(self, method="exponential"):
+        """``step(state, v, h) -> (state, F_step, F_start)`` (see :class:`~simlab.friction.FrictionModel`).
+
+        With v held, the bristle equation (5) with F(z) linearized at the start of the step,
+        F(z') = F(z) + K (z' - z), K = dF/dz, is dz/dt = rate (z_ss - z) with rate = K |v| / g(v, h)
+        and z_ss = z + (sgn(v) g - F(z)) / K; the bristle update ``method`` advances it (exact for
+        LuGre's sigma0 z, where z_ss = sgn(v) g / sigma0), the hysteresis memory moves to the new
+        z, the film thickness follows its exact exponential (:func:`film_step`). F_step is the
+        friction averaged over the step without the lead term, (F(z) + F(z_next))/2 +
+        sigma1 (z_next - z)/h + sigma2 v; F_start the force at the start, :meth:`force`.
+        """
+        update = bristle_update(method)
+        Fc, Fs, vs, n = self.Fc, self.Fs, self.vs, self.n
+        s0, s1, s2 = self.sigma0, self.sigma1, self.sigma2
+        film_on = self.film
+
+        def step(state, v, h):
+            z, Fz, film, memory = state
+            g = stribeck_level(v, Fc, Fs, vs, n, film)  # g(v, h), eq. (6)
+            if memory is not None:
+                memory.turn(1 if v > 0 else (-1 if v < 0 else 0))
+                K = memory.stiffness(z)
+                Fz = memory.F if memory.direction != 0 else Fz
+                z_ss = z + (math.copysign(g, v) - Fz) / K if v != 0.0 else z
+            else:
+                K, Fz = s0, s0 * z
+                z_ss = bristle_target(v, g, s0)
+            rate = abs(v) * K / g  # linearized bristle relaxation rate (1/s)
+            z_next = update(z, z_ss, rate, h)
+            Fz_next = memory.move(z_next) if memory is not None else s0 * z_next
+            F_start = Fz + s1 * (v - abs(v) * Fz / g) + s2 * v
+            F_step = 0.5 * (Fz + Fz_next) + s1 * (z_next - z) / h + s2 * v
+            if film_on:
+                film = film_step(self, film, v, h)
+            return RevisedLuGreState(z_next, Fz_next, film, memory), F_step, F_start
+
+        return step
 
     def memory(self):
         """A fresh :class:`HysteresisMemory` for F(z), or None when ``curve`` is None."""

@@ -29,9 +29,12 @@ from simlab.friction import (
     CANUDAS_1995,
     SEED_PARAMETERS,
     LuGre,
+    StaticFriction,
     block_with_force,
+    lugre_rates,
     spring_block,
     static_friction,
+    stribeck_level,
     velocity_response,
 )
 from simlab.plotting import line_style, subplots
@@ -207,11 +210,13 @@ def stick_slip(h=1e-3, t_end=40.0, method="exponential"):
 
 
 def spring_block_rhs(t, y, k=2.0, v_pull=0.1, m=1.0, p=CANUDAS_1995):
-    """Right-hand side of the spring-block with LuGre friction, states (x, v, z), for solve_ivp."""
-    x, v, z = y
-    g = p["Fc"] + (p["Fs"] - p["Fc"]) * np.exp(-(v / p["vs"]) ** 2)
-    zdot = v - p["sigma0"] * abs(v) * z / g
-    F = p["sigma0"] * z + p["sigma1"] * zdot + p["sigma2"] * v
+    """Right-hand side of the spring-block with LuGre friction, states (x, v, z), for solve_ivp.
+
+    The friction comes from the same kernels as every simlab model (:func:`simlab.friction.lugre_rates`).
+    """
+    x, v, z = (float(value) for value in y)
+    g = stribeck_level(v, p["Fc"], p["Fs"], p["vs"], 2.0)
+    zdot, F = lugre_rates(v, z, g, p["sigma0"], p["sigma1"], p["sigma2"])
     return [v, (k * (v_pull * t - x) - F) / m, zdot]
 
 
@@ -263,18 +268,16 @@ def static_spring_block(h, t_end=30.0):
     Returns the fraction of time stuck (|v| < 1 mm/s) and the velocity range in the second half:
     the answer changes with h (the discontinuity at v = 0 is met by chattering), unlike LuGre.
     """
-    import math
-
     from simlab.integrators import rk4
 
-    p = CANUDAS_1995
-    Fc, dF, vs, s2 = p["Fc"], p["Fs"] - p["Fc"], p["vs"], p["sigma2"]
+    static = StaticFriction(Fc=CANUDAS_1995["Fc"], Fs=CANUDAS_1995["Fs"], vs=CANUDAS_1995["vs"],
+                            sigma2=CANUDAS_1995["sigma2"])
+    friction = static.stepper()  # the static model's step: the force of eq. (1) at v
 
     def f(t, state):
         x, v = state
-        # F = sgn(v) g(v) + sigma2 v, the same curve as simlab.friction.static_friction, inlined for speed
-        F = math.copysign(Fc + dF * math.exp(-(v / vs) ** 2), v) if v != 0.0 else 0.0
-        return np.array([v, 2.0 * (0.1 * t - x) - F - s2 * v])
+        F = friction(None, float(v), h)[1]
+        return np.array([v, 2.0 * (0.1 * t - x) - F])
 
     t, y = rk4(f, (0.0, t_end), [0.0, 0.0], h)
     v = y[:, 1]

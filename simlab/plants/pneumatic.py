@@ -257,36 +257,121 @@ def _limit(p_old, p_new, m, V, mdot, P, RT):
     return bound, m + V * (bound - p_new) / (P.k * RT)
 
 
+def _no_friction(state, v, h):
+    """The step of a frictionless piston (``friction=None``)."""
+    return None, 0.0, 0.0
+
+
+class _Valves:
+    """Valve flows and chamber pressure rates (eqs. 15-19) for the cylinder of ``P``."""
+
+    def __init__(self, P):
+        self.P = P
+        self.r_crit, self.choked = critical_pressure_ratio(P.k), choked_flow_factor(P.k)
+
+    def rates(self, p1, p2, x, v, u1, u2):
+        """Mass flows m'_1, m'_2 (kg/s) and pressure rates p'_1, p'_2 (Pa/s) of the two chambers."""
+        md1 = _mass_flow(u1, p1, self.P, self.r_crit, self.choked)
+        md2 = _mass_flow(u2, p2, self.P, self.r_crit, self.choked)
+        return (md1, md2) + pressure_rates(p1, p2, x, v, md1, md2, self.P)
+
+
+def _pressure_force(p1, p2, P):
+    """Net pressure force on the piston (N), gauge pressures: (p1 - p_atm) A1 - (p2 - p_atm) A2 (eq. 20)."""
+    return (p1 - P.patm) * P.A1 - (p2 - P.patm) * P.A2
+
+
+def _piston_step(x, v, acc, h, L, hold):
+    """Velocity by Euler, position by the trapezoidal rule, and the end stops at 0 and L.
+
+    Returns (x_next, v_next, stopped): at a stop, or for a clamped piston (``hold``), v = 0 and
+    the stop carries the load while the net force presses into it.
+    """
+    if hold:
+        return x, 0.0, True
+    v_next = v + h * acc
+    x_next = x + 0.5 * h * (v + v_next)
+    if x_next <= 0.0 and v_next <= 0.0:
+        return 0.0, 0.0, True
+    if x_next >= L and v_next >= 0.0:
+        return L, 0.0, True
+    return x_next, v_next, False
+
+
+def _chamber_step(p, dp, dp_next, m, md, md_next, V_next, h, P):
+    """Trapezoidal corrector (Heun) for a chamber's pressure and air mass, with the valve limits.
+
+    A valve cannot take a chamber past the pressure it connects it to (the exhaust law is
+    infinitely steep at p = p_atm, so a step may overshoot): the step stops there, and the mass
+    is booked with the pressure change it stands for (:func:`_limit`).
+    """
+    p_next = p + 0.5 * h * (dp + dp_next)
+    m_next = m + 0.5 * h * (md + md_next)
+    return _limit(p, p_next, m_next, V_next, md + md_next, P, P.R * P.Ts)
+
+
+def _check_cylinder_arguments(params, friction, u1, u2, t_end, h, x0, v0, p10, p20, hold):
+    from simlab.friction import FrictionModel
+
+    if not isinstance(params, CylinderParameters):
+        raise TypeError(f"params must be CylinderParameters, got {type(params).__name__}.")
+    if friction is not None and not isinstance(friction, FrictionModel):
+        raise TypeError(
+            f"friction must be a friction model (simlab.friction.LuGre, StaticFriction or "
+            f"simlab.revised_lugre.RevisedLuGre) or None, got {type(friction).__name__}."
+        )
+    t_end = as_positive_scalar(t_end, "t_end")
+    h = as_positive_scalar(h, "h")
+    x = as_finite_scalar(x0, "x0")
+    if not 0.0 <= x <= params.L:
+        raise ValueError(f"x0 must lie within the stroke [0, {params.L}] m, got {x!r}.")
+    v = 0.0 if hold else as_finite_scalar(v0, "v0")
+    p1 = params.patm if p10 is None else as_positive_scalar(p10, "p10")
+    p2 = params.patm if p20 is None else as_positive_scalar(p20, "p20")
+    return _input(u1, "u1"), _input(u2, "u2"), t_end, h, x, v, p1, p2
+
+
+def _check_finite_state(label, i, t, h, x, v, p1, p2):
+    from simlab.integrators import NonFiniteStateError
+
+    if not (math.isfinite(x) and math.isfinite(v) and math.isfinite(p1) and math.isfinite(p2)):
+        raise NonFiniteStateError(
+            f"simulate_cylinder ({label}): the state became inf or NaN at step {i} (t = {t:.4g} s, "
+            f"h = {h:g} s); try a smaller h.", step=i, t=t, h=h)
+    if p1 <= 0.0 or p2 <= 0.0:
+        raise NonFiniteStateError(
+            f"simulate_cylinder ({label}): a chamber pressure fell to zero at step {i} (t = {t:.4g} s); "
+            f"the step h = {h:g} s is too large for the valve flow.", step=i, t=t, h=h)
+
+
 def simulate_cylinder(params, friction, u1, u2, t_end, h=1.16e-3, x0=0.035, v0=0.0, p10=None, p20=None,
                       hold=False):
     """Simulate the electro-pneumatic cylinder with a friction model, fixed step h.
 
     Per step (the friction updates of lab08, extended):
 
-    1. valve flows and pressure rates at the start of the step; a predictor for the pressures;
-    2. the friction and the piston over the step with the mid-step pressure force:
-
-       * LuGre / revised LuGre: the bristle state by the exact exponential of its equation with
-         v held and F(z) linearized at the start of the step (exact for LuGre's sigma0 z, and
-         stable whatever the bristle rate), the film thickness by its exact exponential, the
-         friction averaged over the step, the velocity from the force balance (with the mass
-         M + sigma2 T that the lead term sigma2 T dv/dt adds), the position by the trapezoidal
-         rule;
-       * steady-state (static) model: the force of eq. (1) at the velocity of the start of the
-         step, as a fixed-step Simulink run evaluates a static map;
-       * None: no friction;
-
-    3. end stops: the piston is held at 0 or L (v = 0) while the net force presses into the stop
-       (the bristle state, and with it the reported friction of LG/RLG, stays frozen there; the
-       stop carries the load);
+    1. valves and chambers: flows and pressure rates at the start of the step (eqs. 15-19), an
+       Euler predictor for the pressures, and the pressure force on the piston at mid-step;
+    2. friction over the step with v held, by the model's stepper (the
+       :class:`simlab.friction.FrictionModel` interface): for LuGre and the revised model the
+       bristle state by its exact exponential (F(z) linearized at the start of the step for the
+       hysteresis curves) and the film by its exact exponential, with the friction averaged over
+       the step; for the static model the force of eq. (1) at the velocity of the start of the
+       step, as a fixed-step Simulink run evaluates a static map; None: no friction;
+    3. the piston: velocity from the force balance (with the mass ``friction.lead_mass`` that
+       the lead term sigma2 T dv/dt adds), position by the trapezoidal rule, and the end stops:
+       the piston is held at 0 or L (v = 0) while the net force presses into the stop (the
+       bristle state, and with it the reported friction of LG/RLG, stays frozen there; the stop
+       carries the load);
     4. the pressures and the chamber air masses by the trapezoidal corrector (Heun); a step that
        would carry a pressure past p_atm (exhausting) or p_s (building) stops there.
 
     Parameters
     ----------
     params : CylinderParameters
-    friction : simlab.friction.LuGre, simlab.revised_lugre.RevisedLuGre,
-        simlab.friction.StaticFriction or None
+    friction : simlab.friction.FrictionModel or None
+        :class:`simlab.friction.LuGre`, :class:`simlab.revised_lugre.RevisedLuGre`,
+        :class:`simlab.friction.StaticFriction`, or None for no friction.
     u1, u2 : float or callable u(t)
         Valve inputs (V), within [0, 5].
     t_end, h : float
@@ -303,137 +388,46 @@ def simulate_cylinder(params, friction, u1, u2, t_end, h=1.16e-3, x0=0.035, v0=0
     -------
     CylinderResult
     """
-    from simlab.friction import LuGre, StaticFriction
-    from simlab.integrators import NonFiniteStateError
-    from simlab.revised_lugre import RevisedLuGre, film_step
-
-    if not isinstance(params, CylinderParameters):
-        raise TypeError(f"params must be CylinderParameters, got {type(params).__name__}.")
-    if friction is not None and not isinstance(friction, (LuGre, RevisedLuGre, StaticFriction)):
-        raise TypeError(
-            f"friction must be a LuGre, RevisedLuGre or StaticFriction model (or None), got "
-            f"{type(friction).__name__}."
-        )
+    U1, U2, t_end, h, x, v, p1, p2 = _check_cylinder_arguments(params, friction, u1, u2, t_end, h, x0,
+                                                                 v0, p10, p20, hold)
     P = params
-    U1, U2 = _input(u1, "u1"), _input(u2, "u2")
-    t_end = as_positive_scalar(t_end, "t_end")
-    h = as_positive_scalar(h, "h")
-    n_steps = math.ceil(t_end / h - 1e-9)
-    t = h * np.arange(n_steps + 1)
-    x = as_finite_scalar(x0, "x0")
-    if not 0.0 <= x <= P.L:
-        raise ValueError(f"x0 must lie within the stroke [0, {P.L}] m, got {x!r}.")
-    v = 0.0 if hold else as_finite_scalar(v0, "v0")
-    p1 = P.patm if p10 is None else as_positive_scalar(p10, "p10")
-    p2 = P.patm if p20 is None else as_positive_scalar(p20, "p20")
-    RT = P.R * P.Ts
-    V1, V2 = chamber_volumes(x, P)
-    m1, m2 = p1 * V1 / RT, p2 * V2 / RT  # at the supply temperature
-
+    t = h * np.arange(math.ceil(t_end / h - 1e-9) + 1)
     N = len(t) - 1
+    valves = _Valves(P)
+    step = _no_friction if friction is None else friction.stepper("exponential")
+    state = None if friction is None else friction.initial_state()
+    lead = 0.0 if friction is None else friction.lead_mass
+    label = "none" if friction is None else friction.label
+    V1, V2 = chamber_volumes(x, P)
+    m1, m2 = p1 * V1 / (P.R * P.Ts), p2 * V2 / (P.R * P.Ts)  # at the supply temperature
     out = {name: np.empty(N + 1) for name in ("x", "v", "p1", "p2", "F", "z", "film", "m1", "m2", "u1", "u2")}
-    r_crit, choked = critical_pressure_ratio(P.k), choked_flow_factor(P.k)
-    A1, A2, patm, L = P.A1, P.A2, P.patm, P.L
-
-    kind = "none"
-    if isinstance(friction, StaticFriction):
-        kind = "SS"
-        Fc, dF, vs_, n, s2 = friction.Fc, friction.Fs - friction.Fc, friction.vs, friction.n, friction.sigma2
-        M_eff = P.M
-    elif friction is not None:
-        kind = "RLG" if isinstance(friction, RevisedLuGre) else "LG"
-        s0, s1, s2 = friction.sigma0, friction.sigma1, friction.sigma2
-        Fc, Fs_, vs_, n = friction.Fc, friction.Fs, friction.vs, friction.n
-        lead = friction.T if kind == "RLG" else 0.0
-        film_on = kind == "RLG" and friction.film
-        memory = friction.memory() if kind == "RLG" else None
-        M_eff = P.M + s2 * lead
-    else:
-        M_eff = P.M
-    z, film, Fz = 0.0, 0.0, 0.0
     F_out = 0.0
-
-    def rates(p1, p2, x, v, ua, ub):
-        md1 = _mass_flow(ua, p1, P, r_crit, choked)
-        md2 = _mass_flow(ub, p2, P, r_crit, choked)
-        return (md1, md2) + pressure_rates(p1, p2, x, v, md1, md2, P)
-
     ua, ub = float(U1(t[0])), float(U2(t[0]))
     for i in range(N + 1):
-        out["x"][i], out["v"][i], out["p1"][i], out["p2"][i] = x, v, p1, p2
-        out["z"][i], out["film"][i], out["m1"][i], out["m2"][i] = z, film, m1, m2
-        out["u1"][i], out["u2"][i] = ua, ub
+        z, film = (0.0, 0.0) if friction is None else (friction.deflection(state), friction.film_thickness(state))
+        for name, value in zip(("x", "v", "p1", "p2", "z", "film", "m1", "m2", "u1", "u2"),
+                               (x, v, p1, p2, z, film, m1, m2, ua, ub)):
+            out[name][i] = value
         if i == N:
             out["F"][i] = F_out
             break
-        md1, md2, dp1, dp2 = rates(p1, p2, x, v, ua, ub)
+        # 1. valves and chambers: rates, predictor, pressure force at mid-step
+        md1, md2, dp1, dp2 = valves.rates(p1, p2, x, v, ua, ub)
         p1p, p2p = max(p1 + h * dp1, 1.0), max(p2 + h * dp2, 1.0)
-        drive = (0.5 * (p1 + p1p) - patm) * A1 - (0.5 * (p2 + p2p) - patm) * A2  # mid-step
-
-        if kind in ("LG", "RLG"):
-            speed = abs(v)
-            g = Fc + ((1.0 - film) * Fs_ - Fc) * math.exp(-((speed / vs_) ** n))
-            if memory is not None:
-                memory.turn(1 if v > 0 else (-1 if v < 0 else 0))
-                K = memory.stiffness(z)
-                Fz = memory.F if memory.direction != 0 else Fz
-            else:
-                K, Fz = s0, s0 * z
-            rate = speed * K / g  # linearized bristle relaxation rate (1/s)
-            drift = v - speed * (Fz - K * z) / g
-            if rate * h > 1e-12:
-                z_ss = drift / rate
-                z_new = z_ss + (z - z_ss) * math.exp(-rate * h)
-            else:
-                z_new = z + h * drift
-            Fz_new = memory.move(z_new) if memory is not None else s0 * z_new
-            F_step = 0.5 * (Fz + Fz_new) + s1 * (z_new - z) / h + s2 * v
-            acc = (drive - F_step) / M_eff
-            if film_on:
-                film = film_step(friction, film, v, h)
-            z, Fz = z_new, Fz_new
-        elif kind == "SS":
-            F_out = (math.copysign(Fc + dF * math.exp(-(abs(v / vs_) ** n)), v) if v != 0.0 else 0.0) + s2 * v
-            acc = (drive - F_out) / M_eff
-        else:
-            F_out = 0.0
-            acc = drive / M_eff
-
-        stopped = hold
-        if hold:
-            v_new, x_new = 0.0, x
-        else:
-            v_new = v + h * acc
-            x_new = x + 0.5 * h * (v + v_new)
-            if x_new <= 0.0 and v_new <= 0.0:
-                x_new, v_new, stopped = 0.0, 0.0, True
-            elif x_new >= L and v_new >= 0.0:
-                x_new, v_new, stopped = L, 0.0, True
-        if kind in ("LG", "RLG"):
-            # the lead term sigma2 T dv/dt; at a stop the stop takes the impact and dv/dt = 0
-            F_out = F_step if stopped else F_step + s2 * lead * acc
+        drive = _pressure_force(0.5 * (p1 + p1p), 0.5 * (p2 + p2p), P)
+        # 2. friction over the step, v held
+        state, F_step, _ = step(state, v, h)
+        acc = (drive - F_step) / (P.M + lead)
+        # 3. piston and end stops; the lead term sigma2 T dv/dt vanishes at a stop
+        x_next, v_next, stopped = _piston_step(x, v, acc, h, P.L, hold)
+        F_out = F_step if stopped else F_step + lead * acc
+        # 4. chambers: corrector with the valve limits
         ua, ub = float(U1(t[i + 1])), float(U2(t[i + 1]))
-        md1c, md2c, dp1c, dp2c = rates(p1p, p2p, x_new, v_new, ua, ub)
-        p1_new = p1 + 0.5 * h * (dp1 + dp1c)
-        p2_new = p2 + 0.5 * h * (dp2 + dp2c)
-        m1 = m1 + 0.5 * h * (md1 + md1c)
-        m2 = m2 + 0.5 * h * (md2 + md2c)
-        # a valve cannot take a chamber past the pressure it connects it to (the exhaust law is
-        # infinitely steep at p = patm, so a step may overshoot): stop there, and book the mass
-        V1n, V2n = chamber_volumes(x_new, P)
-        p1_new, m1 = _limit(p1, p1_new, m1, V1n, md1 + md1c, P, RT)
-        p2_new, m2 = _limit(p2, p2_new, m2, V2n, md2 + md2c, P, RT)
-        p1, p2 = p1_new, p2_new
+        md1c, md2c, dp1c, dp2c = valves.rates(p1p, p2p, x_next, v_next, ua, ub)
+        V1n, V2n = chamber_volumes(x_next, P)
+        p1, m1 = _chamber_step(p1, dp1, dp1c, m1, md1, md1c, V1n, h, P)
+        p2, m2 = _chamber_step(p2, dp2, dp2c, m2, md2, md2c, V2n, h, P)
         out["F"][i] = F_out
-        x, v = x_new, v_new
-        if not (math.isfinite(x) and math.isfinite(v) and math.isfinite(p1) and math.isfinite(p2)):
-            raise NonFiniteStateError(
-                f"simulate_cylinder ({kind}): the state became inf or NaN at step {i + 1} (t = {t[i + 1]:.4g} s, "
-                f"h = {h:g} s); try a smaller h."
-            )
-        if p1 <= 0.0 or p2 <= 0.0:
-            raise NonFiniteStateError(
-                f"simulate_cylinder ({kind}): a chamber pressure fell to zero at step {i + 1} (t = {t[i + 1]:.4g} s); "
-                f"the step h = {h:g} s is too large for the valve flow."
-            )
-    return CylinderResult(t=t, model=kind, h=h, params=P, **out)
+        x, v = x_next, v_next
+        _check_finite_state(label, i + 1, float(t[i + 1]), h, x, v, p1, p2)
+    return CylinderResult(t=t, model=label, h=h, params=P, **out)

@@ -1,0 +1,111 @@
+"""The friction formulas, each once: plain functions over floats or numpy arrays, no checks.
+
+The models of :mod:`simlab.friction.models` and :mod:`simlab.revised_lugre` check their
+parameters once and call these; the simulators call the models. Written over floats so that a
+loop stays fast (``math.exp`` for a float) and over arrays so that a curve can be drawn
+(``numpy.exp`` for an array), with the same text.
+
+* g(v, h) = Fc + ((1 - h) Fs - Fc) exp(-|v/vs|^n)        Stribeck level, seed 002 eqs. (1), (6)
+* F_ss = sgn(v) g + sigma2 v                             the static curve
+* z_ss = sgn(v) g / sigma0                               steady bristle deflection
+* dz/dt = v - sigma0 |v| z / g,  F = sigma0 z + sigma1 dz/dt + sigma2 v     LuGre
+* the bristle updates of dz/dt = rate (z_ss - z) over a step T with v held: exact exponential,
+  implicit Euler, explicit Euler, RK4.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = [
+    "stribeck_level",
+    "static_force",
+    "bristle_target",
+    "lugre_rates",
+    "relax_exponential",
+    "relax_implicit",
+    "relax_euler",
+    "relax_rk4",
+    "BRISTLE_UPDATES",
+    "BRISTLE_METHODS",
+]
+
+
+
+def _exp(x):
+    """e^x for a float (math.exp, fast in loops) or an array (numpy.exp)."""
+    return math.exp(x) if type(x) is float else np.exp(x)
+
+
+def _sign(v):
+    """sgn(v): -1.0, 0.0 or 1.0 for a float, numpy.sign for an array."""
+    if type(v) is float:
+        return 1.0 if v > 0.0 else (-1.0 if v < 0.0 else 0.0)
+    return np.sign(v)
+
+
+def stribeck_level(v, Fc, Fs, vs, n, h=0.0):
+    """Stribeck function g(v, h) = Fc + ((1 - h) Fs - Fc) exp(-|v/vs|^n) (N); kernel, no checks.
+
+    Seed 002 eq. (1) with h = 0 and, with the lubricant-film thickness h of the revised LuGre
+    model, eq. (6).
+    """
+    return Fc + ((1.0 - h) * Fs - Fc) * _exp(-abs(v / vs) ** n)
+
+
+def static_force(v, g, sigma2):
+    """The static curve sgn(v) g + sigma2 v (N) for the Stribeck level g = g(v); kernel."""
+    return _sign(v) * g + sigma2 * v
+
+
+def bristle_target(v, g, sigma0):
+    """Steady bristle deflection z_ss = sgn(v) g(v) / sigma0 (m), where dz/dt = 0; kernel."""
+    return _sign(v) * g / sigma0
+
+
+def lugre_rates(v, z, g, sigma0, sigma1, sigma2):
+    """LuGre bristle rate and force (kernel): returns (dz/dt, F).
+
+    dz/dt = v - sigma0 |v| z / g,   F = sigma0 z + sigma1 dz/dt + sigma2 v.
+    """
+    zdot = v - sigma0 * abs(v) * z / g
+    return zdot, sigma0 * z + sigma1 * zdot + sigma2 * v
+
+
+def relax_exponential(z, z_ss, rate, T):
+    """Exact update of dz/dt = rate (z_ss - z) over T with z_ss, rate held: z_ss + (z - z_ss) e^{-rate T}.
+
+    Stable for every T (the bristle update of discrete similarity).
+    """
+    return z_ss + (z - z_ss) * _exp(-rate * T)
+
+
+def relax_implicit(z, z_ss, rate, T):
+    """Implicit Euler: z+ = (z + T rate z_ss) / (1 + T rate); stable for every T, first order."""
+    return (z + T * rate * z_ss) / (1.0 + T * rate)
+
+
+def relax_euler(z, z_ss, rate, T):
+    """Explicit Euler: z+ = z + T rate (z_ss - z); stable only for T rate < 2."""
+    return z + T * rate * (z_ss - z)
+
+
+def relax_rk4(z, z_ss, rate, T):
+    """One RK4 step of dz/dt = rate (z_ss - z); stable only for T rate < 2.785."""
+    k1 = rate * (z_ss - z)
+    k2 = rate * (z_ss - (z + 0.5 * T * k1))
+    k3 = rate * (z_ss - (z + 0.5 * T * k2))
+    k4 = rate * (z_ss - (z + T * k3))
+    return z + T / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
+
+
+#: The bristle updates, each a kernel ``update(z, z_ss, rate, T) -> z_next``.
+BRISTLE_UPDATES = {
+    "exponential": relax_exponential,
+    "implicit": relax_implicit,
+    "euler": relax_euler,
+    "rk4": relax_rk4,
+}
+BRISTLE_METHODS = tuple(BRISTLE_UPDATES)
