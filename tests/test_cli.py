@@ -1,5 +1,6 @@
 """The `simlab` command line."""
 
+import json
 import shutil
 import subprocess
 import sys
@@ -32,10 +33,73 @@ def test_build_labs_check_passes_in_the_repository(capsys):
     assert "up to date" in capsys.readouterr().out
 
 
+def _project(tmp_path):
+    from test_labtools import _solution_notebook
+
+    (tmp_path / "solutions").mkdir()
+    (tmp_path / "solutions" / "lab99_demo.ipynb").write_text(json.dumps(_solution_notebook()))
+    assert main(["build-labs", "--root", str(tmp_path)]) == 0
+    return tmp_path / "labs" / "lab99_demo.ipynb"
+
+
+def test_build_labs_check_keeps_an_edited_lab_and_says_so(tmp_path, capsys):
+    lab = _project(tmp_path)
+    lab.write_text(lab.read_text().replace("YOUR CODE HERE", "my work"))
+    capsys.readouterr()
+    assert main(["build-labs", "--check", "--root", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "kept" in out and "student work" in out and "out of date" not in out
+
+
+def test_build_labs_check_fails_on_a_stale_lab(tmp_path, capsys):
+    lab = _project(tmp_path)
+    solution = tmp_path / "solutions" / "lab99_demo.ipynb"
+    solution.write_text(solution.read_text().replace("Lab 99", "Lab 99, revised"))
+    capsys.readouterr()
+    assert main(["build-labs", "--check", "--root", str(tmp_path)]) == 1
+    assert f"out of date: {lab}" in capsys.readouterr().out
+
+
+def test_build_labs_points_at_force_when_an_edited_lab_has_a_newer_solution(tmp_path, capsys):
+    lab = _project(tmp_path)
+    lab.write_text(lab.read_text().replace("YOUR CODE HERE", "my work"))
+    solution = tmp_path / "solutions" / "lab99_demo.ipynb"
+    solution.write_text(solution.read_text().replace("Lab 99", "Lab 99, revised"))
+    capsys.readouterr()
+    assert main(["build-labs", "--root", str(tmp_path)]) == 1
+    assert "--force" in capsys.readouterr().err
+    assert "my work" in lab.read_text()
+
+
+def test_version(capsys):
+    from simlab import __version__
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"simlab {__version__}"
+
+
+def test_no_command_prints_usage_and_fails(capsys):
+    assert main([]) == 2
+    assert "choose a command" in capsys.readouterr().err
+
+
+def test_run_takes_several_names_once_each(tmp_path, capsys):
+    assert main(["run", "lab01", "lab03", "lab01_euler_rk4", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "[1/2] lab01" in out and "[2/2] lab03" in out
+    assert "(1 figure)" in out and "1 figures" not in out
+
+
 def test_console_script_is_installed():
     assert shutil.which("simlab"), "the `simlab` console script is not on PATH: pip install -e ."
     result = subprocess.run(["simlab", "list"], capture_output=True, text=True, check=False)
     assert result.returncode == 0 and "lab01" in result.stdout
+
+
+def test_python_dash_m_simlab_runs_the_command_line():
+    result = subprocess.run([sys.executable, "-m", "simlab", "--version"], capture_output=True, text=True,
+                            check=False)
+    assert result.returncode == 0 and result.stdout.startswith("simlab ")
 
 
 def test_module_entry_point_runs():

@@ -1,7 +1,8 @@
-"""Command line: ``simlab list``, ``simlab run NAME|all``, ``simlab build-labs``.
+"""Command line: ``simlab list``, ``simlab run NAME... | all``, ``simlab build-labs``, ``simlab --version``.
 
 ``simlab run all --out figures`` reproduces every lab's experiments headless (no display is
-needed), writes the figures as PNG files and prints a table of the key numbers.
+needed), writes the figures as PNG files and prints a table of the key numbers;
+``simlab run lab02 lab05`` runs the labs named.
 """
 
 from __future__ import annotations
@@ -23,6 +24,10 @@ def _cmd_list(args):
     return 0
 
 
+def _plural(count, word):
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
 def _format_table(rows, headers):
     widths = [max(len(str(row[i])) for row in [headers, *rows]) for i in range(len(headers))]
     line = "  ".join("-" * w for w in widths)
@@ -41,7 +46,10 @@ def _cmd_run(args):
     from simlab.course import EXPERIMENTS, get
 
     try:
-        selected = list(EXPERIMENTS.values()) if args.name == "all" else [get(args.name)]
+        if "all" in args.names:
+            selected = list(EXPERIMENTS.values())
+        else:
+            selected = list(dict.fromkeys(get(name) for name in args.names))  # once each, in order
     except ValueError as error:
         print(f"simlab run: {error}", file=sys.stderr)
         return 2
@@ -61,12 +69,12 @@ def _cmd_run(args):
             figure.savefig(path)
             plt.close(figure)
             written.append(path)
-        print(f" done ({time.perf_counter() - start:.1f} s, {len(result.figures)} figures)", flush=True)
+        print(f" done ({time.perf_counter() - start:.1f} s, {_plural(len(result.figures), 'figure')})", flush=True)
         rows += [(experiment.name, quantity, value) for quantity, value in result.summary]
     print()
     print(_format_table(rows, ("lab", "quantity", "value")))
     print()
-    print(f"{len(written)} figures written to {out}/ in {time.perf_counter() - total_start:.1f} s")
+    print(f"{_plural(len(written), 'figure')} written to {out}/ in {time.perf_counter() - total_start:.1f} s")
     return 0
 
 
@@ -83,23 +91,32 @@ def _cmd_build_labs(args):
         print(f"backed up edited lab to {path}")
     for path in report.written:
         print(f"wrote {path}")
+    for path in report.refused:
+        newer = path in report.edited_outdated
+        print(
+            f"kept {path}: edited after it was generated (student work)"
+            + (", and its solution has changed since: `simlab build-labs --force` writes the new "
+               "version after a backup to labs/.backup/" if newer else "; it is not overwritten"),
+            file=sys.stderr if newer and not args.check else sys.stdout,
+        )
     if args.check:
         for path in report.stale:
             print(f"out of date: {path} (run `simlab build-labs`)")
         if report.stale:
             return 1
-        print(f"labs/ is up to date ({len(report.unchanged)} labs)")
+        print(f"labs/ is up to date ({_plural(len(report.unchanged), 'lab')}"
+              + (f", {_plural(len(report.refused), 'edited lab')} kept)" if report.refused else ")"))
         return 0
-    for path in report.refused:
-        print(
-            f"refused to overwrite {path}: it was edited after it was generated (student work?). "
-            f"Rename it to keep it, or run `simlab build-labs --force` (a backup goes to "
-            f"labs/.backup/).",
-            file=sys.stderr,
-        )
     if not report.written and not report.refused:
-        print(f"labs/ is up to date ({len(report.unchanged)} labs)")
-    return 1 if report.refused else 0
+        print(f"labs/ is up to date ({_plural(len(report.unchanged), 'lab')})")
+    return 1 if report.edited_outdated and report.refused else 0
+
+
+def _cmd_version(args):
+    from simlab import __version__
+
+    print(f"simlab {__version__}")
+    return 0
 
 
 def build_parser():
@@ -107,18 +124,21 @@ def build_parser():
         prog="simlab",
         description="simlab: digital simulation of continuous control systems (course tools).",
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    sub = parser.add_subparsers(dest="command")
 
     p_list = sub.add_parser("list", help="list the lab experiments")
     p_list.set_defaults(func=_cmd_list)
 
     p_run = sub.add_parser("run", help="reproduce a lab's experiments headless")
-    p_run.add_argument("name", help="experiment name from `simlab list`, or 'all'")
+    p_run.add_argument("names", nargs="+", metavar="NAME",
+                       help="experiment names from `simlab list` (lab01 or lab01_euler_rk4), or 'all'")
     p_run.add_argument("--out", default="figures", help="folder for the PNG figures (default: figures)")
     p_run.set_defaults(func=_cmd_run)
 
     p_build = sub.add_parser("build-labs", help="generate labs/ from solutions/")
-    p_build.add_argument("--check", action="store_true", help="exit 1 if labs/ is out of date")
+    p_build.add_argument("--check", action="store_true",
+                         help="write nothing; exit 1 if a lab is out of date (edited labs are kept and reported)")
     p_build.add_argument("--force", action="store_true", help="overwrite edited labs (after a backup)")
     p_build.add_argument("--root", default=None, help="project folder (default: found from cwd)")
     p_build.set_defaults(func=_cmd_build_labs)
@@ -127,7 +147,14 @@ def build_parser():
 
 def main(argv=None):
     """Entry point of the ``simlab`` console script."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.version:
+        return _cmd_version(args)
+    if args.command is None:
+        parser.print_usage(sys.stderr)
+        print("simlab: choose a command: list, run, build-labs (or --version)", file=sys.stderr)
+        return 2
     return args.func(args)
 
 

@@ -50,13 +50,26 @@ class LabBuildError(RuntimeError):
 
 @dataclass
 class BuildReport:
-    """What :func:`build_labs` did or would do, per lab file."""
+    """What :func:`build_labs` did or would do, per lab file.
+
+    Every lab is in one of three states: up to date (``unchanged``), stale (generated and not
+    edited since, but its solution changed, or missing: ``stale`` in check mode, ``written``
+    otherwise) or edited (student work, never overwritten without ``force``: ``edited``).
+    ``edited_outdated`` are the edited labs whose solution also changed since they were
+    generated (``simlab build-labs --force`` gives the new version and keeps a backup).
+    """
 
     written: list = field(default_factory=list)
     unchanged: list = field(default_factory=list)
     stale: list = field(default_factory=list)
-    refused: list = field(default_factory=list)
+    edited: list = field(default_factory=list)
+    edited_outdated: list = field(default_factory=list)
     backups: list = field(default_factory=list)
+
+    @property
+    def refused(self):
+        """Edited labs that a build without ``force`` left as they are (student work kept)."""
+        return [path for path in self.edited if path not in self.written]
 
 
 def _lines(source):
@@ -170,9 +183,13 @@ def _atomic_write(path: Path, text: str):
         raise
 
 
+def _recorded_fingerprint(notebook):
+    return notebook.get("metadata", {}).get(_META_KEY, {}).get("fingerprint")
+
+
 def _was_edited(existing):
     """True if a lab file's content no longer matches the fingerprint recorded when generated."""
-    recorded = existing.get("metadata", {}).get(_META_KEY, {}).get("fingerprint")
+    recorded = _recorded_fingerprint(existing)
     return recorded is None or recorded != fingerprint(existing)
 
 
@@ -184,7 +201,8 @@ def build_labs(root=".", check=False, force=False, names=None):
     root : path-like
         Project folder holding ``solutions/`` and ``labs/``.
     check : bool
-        Only compare: report labs that are missing or out of date, write nothing.
+        Only compare: sort every lab into up to date, stale (or missing) and edited, write
+        nothing.
     force : bool
         Overwrite labs that were edited after generation, after backing each up to
         ``labs/.backup/<name>.<timestamp>.ipynb``.
@@ -225,13 +243,18 @@ def build_labs(root=".", check=False, force=False, names=None):
             try:
                 current = json.loads(current_text)
                 edited = _was_edited(current)
-            except json.JSONDecodeError:
-                edited = True
+                outdated = _recorded_fingerprint(current) != lab["metadata"][_META_KEY]["fingerprint"]
+            except (json.JSONDecodeError, AttributeError):
+                edited, outdated = True, True
+            if edited:
+                report.edited.append(target)
+                if outdated:
+                    report.edited_outdated.append(target)
             if check:
-                report.stale.append(target)
+                if not edited:
+                    report.stale.append(target)
                 continue
             if edited and not force:
-                report.refused.append(target)
                 continue
             if edited:
                 stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -253,9 +276,9 @@ def find_project_root(start=None):
     for folder in (start, *start.parents):
         if (folder / "solutions").is_dir() and (folder / "pyproject.toml").exists():
             return folder
-    package_parent = Path(__file__).resolve().parent.parent
-    if (package_parent / "solutions").is_dir():
-        return package_parent
+    project = Path(__file__).resolve().parents[2]  # simlab/course/labtools.py -> project folder
+    if (project / "solutions").is_dir():
+        return project
     return start
 
 
