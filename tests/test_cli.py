@@ -87,7 +87,7 @@ def test_run_takes_several_names_once_each(tmp_path, capsys):
     assert main(["run", "lab01", "lab03", "lab01_euler_rk4", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "[1/2] lab01" in out and "[2/2] lab03" in out
-    assert "(1 figure)" in out and "1 figures" not in out
+    assert ", 1 figure)" in out and "1 figures" not in out
 
 
 def test_console_script_is_installed():
