@@ -1,5 +1,7 @@
 """Lab 01 experiments and self-checks, against closed forms and scipy."""
 
+import matplotlib
+import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 import sympy as sp
@@ -25,7 +27,7 @@ def test_compare_methods_errors_match_the_closed_forms():
               "rk4": 1 + h + h**2 / 2 + h**3 / 6 + h**4 / 24}
     exact_end = 2 * np.exp(2.0) - 3
     for name, R in growth.items():
-        assert result["error_at_end"][name] == pytest.approx(2 * R**20 - 3 - exact_end, rel=1e-10)
+        assert result.error_at_end[name] == pytest.approx(2 * R**20 - 3 - exact_end, rel=1e-10)
 
 
 def test_seed_euler_line_is_euler_for_y_plus_2h():
@@ -55,10 +57,10 @@ def test_check_euler_accepts_a_hand_written_loop():
 @pytest.mark.parametrize(
     "make, hint",
     [
-        (lambda: lab.seed_euler_line()[1], "seed program"),
+        (lambda: lab.seed_euler_line().y, "seed program"),
         (lambda: lab._euler_with_next_time(), "t_{k+1}"),
-        (lambda: lab.compare_methods()["y"]["rk4"], "RK4"),
-        (lambda: lab.compare_methods()["y"]["euler"][1:], "initial value"),
+        (lambda: lab.compare_methods().y["rk4"], "RK4"),
+        (lambda: lab.compare_methods().y["euler"][1:], "initial value"),
     ],
 )
 def test_check_euler_names_the_typical_mistake(make, hint):
@@ -78,7 +80,7 @@ def test_check_heun_recognises_a_corrector_slope_at_the_old_time():
 
 
 def test_check_heun_accepts_simlab_heun_values():
-    assert lab.check_heun(lab.compare_methods()["y"]["heun"])
+    assert lab.check_heun(lab.compare_methods().y["heun"])
 
 
 def test_check_exact_accepts_dsolve_output_and_rejects_a_wrong_constant():
@@ -104,3 +106,22 @@ def test_run_summary_reports_the_seed_numbers():
     reference = solve_ivp(lab.rhs, (0, 2), [1.0], rtol=1e-12, atol=1e-12).y[0, -1]
     assert float(summary["exact y(2) = 2e^2 - 3"]) == pytest.approx(reference, abs=1e-6)
     assert [name for name, _, _ in result.figures] == ["lab01_methods"]
+
+
+def test_run_data_is_the_typed_result_and_every_figure_draws_from_it():
+    matplotlib.use("Agg")
+    result = lab.run()
+    data = result.data
+    assert isinstance(data, lab.Lab01Results)
+    assert isinstance(data.comparison, lab.MethodComparison)
+    assert isinstance(data.seed_line, lab.SeedEulerLine)
+    assert isinstance(data.solve_ivp, lab.SolveIvpReference)
+    t, y = data.comparison
+    assert t is data.comparison.t and y is data.comparison.y
+    for stem, draw, figure_data in result.figures:
+        assert figure_data is data
+        figure = draw(figure_data)
+        try:
+            assert figure.axes, stem
+        finally:
+            plt.close(figure)

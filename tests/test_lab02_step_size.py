@@ -1,13 +1,15 @@
 """Lab 02 experiments and self-checks, against sympy, scipy and python-control."""
 
 import control
+import matplotlib
+import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
 from simlab.course import lab02_step_size as lab
 from simlab.course import systems
-from simlab.integrators import NonFiniteStateError
+from simlab.integrators import METHODS, NonFiniteStateError
 
 
 def test_nonlinear_problem_exact_solution():
@@ -20,16 +22,16 @@ def test_nonlinear_problem_exact_solution():
 def test_measured_orders_are_one_two_four():
     study = lab.convergence_study()
     for method, order in (("euler", 1), ("heun", 2), ("rk4", 4)):
-        assert abs(study["orders"][method] - order) <= 0.15
+        assert abs(study.orders[method] - order) <= 0.15
 
 
 def test_test_equation_runs_decay_below_and_grow_above_the_limit():
     runs = lab.test_equation_runs()
     for run in runs:
-        if run["ratio"] < 1:
-            assert run["final"] < 1.0
+        if run.ratio < 1:
+            assert run.final < 1.0
         else:
-            assert run["final"] > 1.0
+            assert run.final > 1.0
 
 
 def test_stiff_exact_step_response():
@@ -41,12 +43,12 @@ def test_stiff_exact_step_response():
 
 def test_stiff_rk4_diverges_above_the_limit_and_implicit_methods_do_not():
     stiff = lab.stiff_comparison()
-    assert stiff["h_limit_rk4"] == pytest.approx(2.785293563 / 1000, rel=1e-6)
-    by_name = {(r["method"], r["h"]): r for r in stiff["runs"]}
-    assert by_name[("rk4", 0.0025)]["max_error"] < 1e-3
-    assert by_name[("rk4", 0.003125)]["y"] is None
-    assert by_name[("backward euler", 0.1)]["max_error"] < 0.05
-    assert by_name[("exact (expm)", 0.1)]["max_error"] < 1e-12
+    assert stiff.h_limit_rk4 == pytest.approx(2.785293563 / 1000, rel=1e-6)
+    by_name = {(r.method, r.h): r for r in stiff.runs}
+    assert by_name[("rk4", 0.0025)].max_error < 1e-3
+    assert by_name[("rk4", 0.003125)].y is None
+    assert by_name[("backward euler", 0.1)].max_error < 0.05
+    assert by_name[("exact (expm)", 0.1)].max_error < 1e-12
 
 
 def test_rk4_on_stiff_system_above_limit_raises():
@@ -76,17 +78,17 @@ def test_seed_rk4_program_matches_the_exact_step_response():
 def test_seed_rk4_lab_settling_time_and_final_value():
     """Oracle: python-control step_info (2 % settling) on the exact response; r G(0) = 5/6."""
     data = lab.seed_rk4_lab()
-    assert data["steady_state"] == pytest.approx(5 / 6)
+    assert data.steady_state == pytest.approx(5 / 6)
     closed = control.feedback(control.tf([1], [1, 4, 8, 5]), 1)
     info = control.step_info(closed, T=np.linspace(0, 20, 20001), SettlingTimeThreshold=0.02)
-    assert data["settling_time"] == pytest.approx(info["SettlingTime"], abs=0.021)
+    assert data.settling_time == pytest.approx(info["SettlingTime"], abs=0.021)
     expected_poles = np.roots([1, 4, 8, 6])
-    np.testing.assert_allclose(np.sort_complex(data["poles"]), np.sort_complex(expected_poles), rtol=1e-10)
+    np.testing.assert_allclose(np.sort_complex(data.poles), np.sort_complex(expected_poles), rtol=1e-10)
 
 
 def test_seed_rk4_step_table_rk4_beats_euler():
-    for h, euler_error, rk4_error in lab.seed_rk4_lab()["steps"]:
-        assert rk4_error < euler_error
+    for row in lab.seed_rk4_lab().step_table:
+        assert row.rk4_error < row.euler_error
 
 
 def test_check_seed_state_space_accepts_any_realization():
@@ -110,3 +112,55 @@ def test_check_order_explains_local_versus_global():
 def test_check_stability_limit_sign_hint():
     assert lab.check_stability_limit("rk4", -2.7853)
     assert "negative real axis" in str(lab.check_stability_limit("rk4", 2.7853))
+
+
+def test_stiff_runs_by_name_are_the_table_runs():
+    stiff = lab.stiff_comparison()
+    named = (stiff.rk4_below_limit, stiff.rk4_above_limit, stiff.backward_euler, stiff.exact_update)
+    assert len(stiff.runs) == 4 and all(run is by_name for run, by_name in zip(stiff.runs, named))
+    assert [run.diverged for run in stiff.runs] == [False, True, False, False]
+    assert stiff.rk4_above_limit.h == 0.003125
+
+
+def test_stiff_note_comes_from_the_error_fields():
+    """Oracle: the NonFiniteStateError that simlab.rk4 raises for the same run."""
+    A, B, _ = systems.stiff_system()
+    with pytest.raises(NonFiniteStateError) as raised:
+        lab.rk4(lambda t, x: A @ x + B, (0, 5), np.zeros(2), 0.003125)
+    error = raised.value
+    assert lab.stiff_comparison().rk4_above_limit.note == (
+        f"rk4: the state became inf or NaN at step {error.step} of {error.steps} (t = {error.t:.6g})")
+
+
+def test_seed_step_table_counts_evaluations_stages_times_steps():
+    """Oracle: the method table, nfev = stages * N with N = Tf / h."""
+    seed = lab.seed_rk4_lab()
+    assert [row.h for row in seed.step_table] == list(lab.SEED_STEP_SIZES)
+    for row in seed.step_table:
+        assert row.steps == round(systems.SEED_TF / row.h)
+        assert row.euler_nfev == METHODS["euler"].stages * row.steps
+        assert row.rk4_nfev == METHODS["rk4"].stages * row.steps
+    assert seed.step_row(0.25).h == 0.25 and seed.step_row(0.25).rk4_nfev == 80
+    with pytest.raises(ValueError, match="step sizes"):
+        seed.step_row(0.3)
+
+
+def test_run_data_is_the_typed_result_and_every_figure_draws_from_it():
+    matplotlib.use("Agg")
+    result = lab.run()
+    data = result.data
+    assert isinstance(data, lab.Lab02Results)
+    assert isinstance(data.convergence, lab.ConvergenceStudy)
+    assert isinstance(data.stiff, lab.StiffComparison)
+    assert isinstance(data.seed, lab.SeedRK4Lab)
+    assert all(isinstance(run, lab.StabilityRun) for run in data.test_runs)
+    parts = [data.convergence, data.stability, data.stiff, data.seed]
+    assert [stem for stem, _, _ in result.figures] == [
+        "lab02_convergence", "lab02_stability_regions", "lab02_stiff", "lab02_seed_rk4"]
+    for (stem, draw, figure_data), part in zip(result.figures, parts):
+        assert figure_data is part
+        figure = draw(figure_data)
+        try:
+            assert figure.axes, stem
+        finally:
+            plt.close(figure)

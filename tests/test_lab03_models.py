@@ -1,6 +1,8 @@
 """Lab 03 experiments, against python-control, scipy and sympy."""
 
 import control
+import matplotlib
+import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 import sympy as sp
@@ -26,13 +28,14 @@ def test_differential_equation_text():
 def test_model_forms_match_scipy():
     """Oracle: scipy.signal.tf2ss and tf2zpk."""
     forms = lab.model_forms()
-    for ours, theirs in zip(forms["ss"], signal.tf2ss(lab.G_NUM, lab.G_DEN)):
+    for ours, theirs in zip(forms.ss, signal.tf2ss(lab.G_NUM, lab.G_DEN)):
         np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-14)
     z, p, k = signal.tf2zpk(lab.G_NUM, lab.G_DEN)
-    np.testing.assert_allclose(np.sort_complex(forms["zpk"][0]), np.sort_complex(z), rtol=1e-10)
-    np.testing.assert_allclose(np.sort_complex(forms["zpk"][1]), np.sort_complex(p), rtol=1e-10)
-    assert forms["zpk"][2] == pytest.approx(k)
-    assert forms["agree"]
+    z_ours, p_ours, k_ours = forms.zpk
+    np.testing.assert_allclose(np.sort_complex(z_ours), np.sort_complex(z), rtol=1e-10)
+    np.testing.assert_allclose(np.sort_complex(p_ours), np.sort_complex(p), rtol=1e-10)
+    assert k_ours == pytest.approx(k)
+    assert forms.agree
 
 
 def test_format_roots_is_platform_stable():
@@ -42,8 +45,8 @@ def test_format_roots_is_platform_stable():
 def test_c2d_matches_python_control():
     """Oracle: python-control c2d (zoh, foh, tustin) at T = 1 s."""
     G = control.tf(lab.G_NUM, lab.G_DEN)
-    for method in ("zoh", "foh", "tustin"):
-        numd, dend = lab.discretized()[method]
+    discrete = lab.discretized()
+    for method, (numd, dend) in (("zoh", discrete.zoh), ("foh", discrete.foh), ("tustin", discrete.tustin)):
         Gd = control.c2d(G, 1.0, method="bilinear" if method == "tustin" else method)
         for z in (0.3, 1j, -0.5 + 0.2j):
             ours = np.polyval(numd, z) / np.polyval(dend, z)
@@ -55,15 +58,16 @@ def test_connections_match_python_control():
     G = control.tf(lab.G_NUM, lab.G_DEN)
     H = control.tf(lab.H_NUM, lab.H_DEN)
     joined = lab.connections()
-    for name, expected in (("series", G * H), ("parallel", G + H), ("feedback", control.feedback(G, H))):
-        num, den = joined[name]["num"], joined[name]["den"]
+    for connection, expected in ((joined.series, G * H), (joined.parallel, G + H),
+                                 (joined.feedback, control.feedback(G, H))):
+        num, den = connection.num, connection.den
         for s in (0.5, 2j, -0.3 + 1j):
             assert complex(np.polyval(num, s) / np.polyval(den, s)) == pytest.approx(complex(expected(s)), rel=1e-10)
 
 
 def test_minreal_cancels_the_common_factor_s_plus_one():
     """Oracle: H = (s+1)/((s+1)(s+5)), so the series connection loses exactly the pole -1."""
-    reduced = lab.connections()["series"]["minreal"]
+    reduced = lab.connections().series.minreal
     np.testing.assert_allclose(reduced.removed_poles, [-1.0], atol=1e-6)
     assert len(reduced.den) - 1 == 4
 
@@ -72,13 +76,13 @@ def test_reduction_error_is_within_the_balanced_truncation_bound():
     """Oracle: the balanced-truncation bound |G(0) - G_r(0)| <= ||G - G_r||_inf <= 2 sum(discarded HSV)."""
     for order in (2, 3):
         result = lab.reduction(order)
-        assert abs(result["dc_full"] - result["dc_reduced"]) <= result["error_bound"] + 1e-12
-        assert result["max_difference"] < 0.05
+        assert abs(result.dc_full - result.dc_reduced) <= result.error_bound + 1e-12
+        assert result.max_difference < 0.05
 
 
 def test_matchdc_reduction_keeps_the_dc_gain():
     result = lab.reduction(2, method="matchdc")
-    assert result["dc_reduced"] == pytest.approx(result["dc_full"], rel=1e-9)
+    assert result.dc_reduced == pytest.approx(result.dc_full, rel=1e-9)
 
 
 def test_step_response_matches_python_control():
@@ -90,19 +94,19 @@ def test_step_response_matches_python_control():
 
 def test_analogous_systems_share_one_model():
     result = lab.analogous_systems(m=2.0, f=0.3, k=5.0)
-    assert result["same"] and result["L"] == 2.0 and result["R"] == 0.3 and result["C"] == pytest.approx(0.2)
+    assert result.same and result.L == 2.0 and result.R == 0.3 and result.C == pytest.approx(0.2)
 
 
 def test_seed_rk4_lab_via_feedback_and_tf2ss_equals_the_hand_model():
     result = lab.seed_rk4_with_feedback()
-    np.testing.assert_allclose(result["den"], [1, 4, 8, 6])
-    assert result["difference_to_lab02"] < 1e-12
+    np.testing.assert_allclose(result.den, [1, 4, 8, 6])
+    assert result.difference_to_lab02 < 1e-12
 
 
 def test_check_tf2ss_accepts_any_realization_and_names_d():
     ss = control.ss(control.tf(lab.G_NUM, lab.G_DEN))
     assert lab.check_tf2ss(ss.A, ss.B, ss.C, ss.D)
-    A, B, C, _ = lab.model_forms()["ss"]
+    A, B, C, _ = lab.model_forms().ss
     assert "only D" in str(lab.check_tf2ss(A, B, C, [[0.0]]))
 
 
@@ -112,3 +116,29 @@ def test_check_connection_recognises_positive_feedback():
     num, den = feedback(lab.G_NUM, lab.G_DEN, lab.H_NUM, lab.H_DEN, sign=+1)
     result = lab.check_connection("feedback", num, den)
     assert not result and "positive feedback" in str(result)
+
+
+def test_check_connection_names_the_kinds():
+    with pytest.raises(ValueError, match="kind must be one of 'series', 'parallel', 'feedback'"):
+        lab.check_connection("cascade", lab.G_NUM, lab.G_DEN)
+
+
+def test_run_data_is_the_typed_result_and_every_figure_draws_from_it():
+    matplotlib.use("Agg")
+    result = lab.run()
+    data = result.data
+    assert isinstance(data, lab.Lab03Results)
+    assert isinstance(data.forms, lab.ModelForms)
+    assert isinstance(data.discrete, lab.Discretization)
+    assert isinstance(data.connections, lab.Connections)
+    assert isinstance(data.analogous, lab.AnalogousSystems)
+    assert isinstance(data.seed_rk4, lab.SeedRK4Feedback)
+    assert [(r.order, r.method) for r in data.reductions] == [
+        (2, "truncate"), (3, "truncate"), (2, "matchdc"), (4, "truncate")]
+    for stem, draw, figure_data in result.figures:
+        assert figure_data is data.reductions
+        figure = draw(figure_data)
+        try:
+            assert figure.axes, stem
+        finally:
+            plt.close(figure)

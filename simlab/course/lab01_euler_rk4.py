@@ -10,17 +10,24 @@ replays it so that the lab can ask what it really computes.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from simlab.course import ExperimentResult
 from simlab.course.check import check_array, check_value
 from simlab.integrators import euler, heun, rk4
 from simlab.plotting import line_style, subplots
+from simlab.results import Result
 
 __all__ = [
     "T_SPAN",
     "Y0",
     "H",
+    "MethodComparison",
+    "SeedEulerLine",
+    "SolveIvpReference",
+    "Lab01Results",
     "rhs",
     "exact",
     "compare_methods",
@@ -52,26 +59,143 @@ def exact(t):
     return 2.0 * np.exp(t) - t - 1.0
 
 
+# ---------------------------------------------------------------------------------------------
+# Results
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MethodComparison(Result):
+    """Euler, improved Euler and RK4 on the seed problem with one step h; unpacks as ``t, y``.
+
+    The seed problem is dimensionless: t and y carry no unit.
+
+    Attributes
+    ----------
+    t : ndarray, shape (N + 1,)
+        Time grid t_k = k h on [0, 2], N = 2 / h.
+    y : dict of str -> ndarray, shape (N + 1,)
+        Numerical solution y_k of each method, keyed by method name (``"euler"``, ``"heun"``,
+        ``"rk4"``, the keys of :data:`simlab.integrators.METHODS`).
+    exact : ndarray, shape (N + 1,)
+        Exact solution y(t_k) = 2 e^{t_k} - t_k - 1 on the grid.
+    error_at_end : dict of str -> float
+        Signed global error at the end of the span, y_N - y(2), per method (keys as ``y``).
+    h : float
+        Step size h.
+    """
+
+    unpacks_as = ("t", "y")
+
+    t: np.ndarray
+    y: dict
+    exact: np.ndarray
+    error_at_end: dict
+    h: float
+
+
+@dataclass(frozen=True)
+class SeedEulerLine(Result):
+    """What the seed program's Euler line computes; unpacks as ``t, y``.
+
+    Attributes
+    ----------
+    t : ndarray, shape (N + 1,)
+        Time grid t_k = t0 + k h (dimensionless).
+    y : ndarray, shape (N + 1,)
+        The values y_k of the loop ``y1(i+1) = y1(i) + h*(2*h + y1(i))``, as printed in the seed.
+    h : float
+        Step size h.
+    """
+
+    unpacks_as = ("t", "y")
+
+    t: np.ndarray
+    y: np.ndarray
+    h: float
+
+
+@dataclass(frozen=True)
+class SolveIvpReference(Result):
+    """The seed problem solved by ``scipy.integrate.solve_ivp``; unpacks as ``t, y``.
+
+    Attributes
+    ----------
+    t : ndarray, shape (M,)
+        The requested output times (dimensionless), ``t_eval``.
+    y : ndarray, shape (M,)
+        The solution at those times.
+    method : str
+        The scipy method, ``"RK45"``.
+    rtol, atol : float
+        Relative and absolute tolerances of the run.
+    nfev : int
+        Evaluations of the right-hand side that scipy counted.
+    """
+
+    unpacks_as = ("t", "y")
+
+    t: np.ndarray
+    y: np.ndarray
+    method: str
+    rtol: float
+    atol: float
+    nfev: int
+
+
+@dataclass(frozen=True)
+class Lab01Results:
+    """Everything :func:`run` computes for lab 01.
+
+    Attributes
+    ----------
+    comparison : MethodComparison
+        The three methods with the seed's step h = 0.1 (:func:`compare_methods`).
+    seed_line : SeedEulerLine
+        The seed program's Euler line replayed (:func:`seed_euler_line`), shape (21,).
+    solve_ivp : SolveIvpReference
+        The scipy cross-check on 21 points of [0, 2] (:func:`solve_ivp_reference`).
+    """
+
+    comparison: MethodComparison
+    seed_line: SeedEulerLine
+    solve_ivp: SolveIvpReference
+
+
+# ---------------------------------------------------------------------------------------------
+# Experiments
+# ---------------------------------------------------------------------------------------------
+
+
 def compare_methods(h=H):
     """Solve the seed problem by Euler, improved Euler and RK4 with step ``h``.
 
     Returns
     -------
-    dict
-        ``t`` (grid), ``y`` (dict method -> solution), ``exact`` (exact solution on the grid),
-        ``error_at_end`` (dict method -> y_N - y(2)).
+    MethodComparison
+        Grid ``t``, the solutions ``y`` and the errors ``error_at_end`` by method name, and the
+        ``exact`` solution on the grid.
+
+    Examples
+    --------
+    >>> from simlab.course.lab01_euler_rk4 import compare_methods
+    >>> comparison = compare_methods(0.1)
+    >>> t, y = comparison
+    >>> t.shape, sorted(y), round(comparison.error_at_end["euler"], 4)
+    ((21,), ['euler', 'heun', 'rk4'], -1.3231)
     """
     solutions = {}
     for name, method in (("euler", euler), ("heun", heun), ("rk4", rk4)):
-        t, y = method(rhs, T_SPAN, Y0, h)
-        solutions[name] = y
-    y_exact = exact(t)
-    return {
-        "t": t,
-        "y": solutions,
-        "exact": y_exact,
-        "error_at_end": {name: float(y[-1] - y_exact[-1]) for name, y in solutions.items()},
-    }
+        trajectory = method(rhs, T_SPAN, Y0, h)
+        solutions[name] = trajectory.x
+    y_exact = exact(trajectory.t)
+    return MethodComparison(
+        t=trajectory.t,
+        y=solutions,
+        exact=y_exact,
+        error_at_end={name: float(y[-1] - y_exact[-1]) for name, y in solutions.items()},
+        h=trajectory.h,
+    )
 
 
 def seed_euler_line(h=H, t_span=T_SPAN, y0=Y0):
@@ -82,8 +206,8 @@ def seed_euler_line(h=H, t_span=T_SPAN, y0=Y0):
 
     Returns
     -------
-    t, y : ndarray
-        Grid and the values the seed program computes.
+    SeedEulerLine
+        Unpacks as ``t, y``: the grid and the values the seed program computes.
     """
     t0, t1 = t_span
     n = round((t1 - t0) / h)
@@ -91,20 +215,26 @@ def seed_euler_line(h=H, t_span=T_SPAN, y0=Y0):
     y[0] = y0
     for i in range(n):
         y[i + 1] = y[i] + h * (2 * h + y[i])  # the seed's line, as printed
-    return t0 + h * np.arange(n + 1), y
+    return SeedEulerLine(t=t0 + h * np.arange(n + 1), y=y, h=h)
 
 
 def solve_ivp_reference(t_eval=None, rtol=1e-12, atol=1e-12):
     """The seed problem solved by ``scipy.integrate.solve_ivp`` (RK45, tight tolerances).
 
     This is the Python counterpart of the seed's "选用MATLAB ode函数完成" (use MATLAB's ode45).
+
+    Returns
+    -------
+    SolveIvpReference
+        Unpacks as ``t, y``; ``t`` is ``t_eval`` (default: 21 points of [0, 2]).
     """
     from scipy.integrate import solve_ivp
 
     if t_eval is None:
         t_eval = np.linspace(*T_SPAN, 21)
     solution = solve_ivp(rhs, T_SPAN, [Y0], t_eval=t_eval, rtol=rtol, atol=atol, method="RK45")
-    return solution.t, solution.y[0]
+    return SolveIvpReference(t=solution.t, y=solution.y[0], method="RK45", rtol=rtol, atol=atol,
+                             nfev=int(solution.nfev))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -154,7 +284,7 @@ def check_euler(y, h=H):
         reference,
         what="y_k",
         alternatives=[
-            (seed_euler_line(h)[1], "these are the seed program's numbers: its line uses 2*h "
+            (seed_euler_line(h).y, "these are the seed program's numbers: its line uses 2*h "
              "where the slope needs t_k. Use y[k+1] = y[k] + h*(t[k] + y[k])."),
             (_euler_with_next_time(h), "close: did you use t_{k+1} instead of t_k in the slope? "
              "Euler's method takes the slope at the start of the step."),
@@ -230,11 +360,10 @@ def check_exact(expression):
 
 def check_seed_line_value(value, h=H):
     """Self-check of the value at t = 2 that the seed's Euler line computes."""
-    _, y_seed = seed_euler_line(h)
     return check_value(
         "seed Euler line at t = 2",
         value,
-        y_seed[-1],
+        seed_euler_line(h).y[-1],
         rtol=1e-6,
         alternatives=[
             (euler(rhs, T_SPAN, Y0, h).final, "that is what correct Euler gives; replay the seed's "
@@ -250,17 +379,20 @@ def check_seed_line_value(value, h=H):
 
 
 def plot_lab01_methods(data):
-    """Lab 01: Euler, improved Euler, RK4, the seed's Euler line and the exact solution."""
-    comparison = data["comparison"]
-    t = comparison["t"]
+    """Lab 01: Euler, improved Euler, RK4, the seed's Euler line and the exact solution.
+
+    ``data`` is the :class:`Lab01Results` of :func:`run`.
+    """
+    comparison = data.comparison
+    t = comparison.t
     fig, (ax, ax_err) = subplots(1, 2, figsize=(10, 4))
     t_fine = np.linspace(t[0], t[-1], 400)
     ax.plot(t_fine, 2 * np.exp(t_fine) - t_fine - 1, color="black", label="exact $2e^t - t - 1$")
     labels = {"euler": "Euler", "heun": "improved Euler", "rk4": "RK4"}
-    for i, (name, y) in enumerate(comparison["y"].items(), start=1):
+    for i, (name, y) in enumerate(comparison.y.items(), start=1):
         ax.plot(t, y, label=labels[name], **line_style(i))
-        ax_err.semilogy(t[1:], np.abs(y - comparison["exact"])[1:], label=labels[name], **line_style(i))
-    t_seed, y_seed = data["seed_line"]
+        ax_err.semilogy(t[1:], np.abs(y - comparison.exact)[1:], label=labels[name], **line_style(i))
+    t_seed, y_seed = data.seed_line
     ax.plot(t_seed, y_seed, color="gray", label="seed's Euler line", **line_style(4))
     ax.set(xlabel="t", ylabel="y(t)", title="y' = t + y, y(0) = 1, h = 0.1")
     ax.legend()
@@ -269,24 +401,31 @@ def plot_lab01_methods(data):
     return fig
 
 
-
 def run():
-    """Run lab 01 headless: the three methods, the seed's line and the solve_ivp cross-check."""
-    comparison = compare_methods()
-    t_seed, y_seed = seed_euler_line()
-    t_ivp, y_ivp = solve_ivp_reference()
+    """Run lab 01 headless: the three methods, the seed's line and the solve_ivp cross-check.
+
+    Returns
+    -------
+    ExperimentResult
+        Summary rows, the figure ``lab01_methods`` and ``data``, a :class:`Lab01Results`.
+    """
+    data = Lab01Results(
+        comparison=compare_methods(),
+        seed_line=seed_euler_line(),
+        solve_ivp=solve_ivp_reference(),
+    )
+    comparison, y_ivp = data.comparison, data.solve_ivp.y
     summary = [
         ("h", f"{H:g}"),
-        ("exact y(2) = 2e^2 - 3", f"{comparison['exact'][-1]:.6f}"),
+        ("exact y(2) = 2e^2 - 3", f"{comparison.exact[-1]:.6f}"),
     ]
     for name, label in (("euler", "Euler"), ("heun", "improved Euler"), ("rk4", "RK4")):
-        summary.append((f"{label} y(2)", f"{comparison['y'][name][-1]:.6f}"))
-        summary.append((f"{label} error at t=2", f"{comparison['error_at_end'][name]:.3e}"))
-    summary.append(("seed Euler line y(2)", f"{y_seed[-1]:.6f}"))
-    agrees = abs(y_ivp[-1] - comparison["exact"][-1]) < 1e-8
+        summary.append((f"{label} y(2)", f"{comparison.y[name][-1]:.6f}"))
+        summary.append((f"{label} error at t=2", f"{comparison.error_at_end[name]:.3e}"))
+    summary.append(("seed Euler line y(2)", f"{data.seed_line.y[-1]:.6f}"))
+    agrees = abs(y_ivp[-1] - comparison.exact[-1]) < 1e-8
     summary.append(("solve_ivp (RK45, rtol 1e-12) y(2)", f"{y_ivp[-1]:.6f}"))
     summary.append(("solve_ivp within 1e-8 of exact", "yes" if agrees else "NO"))
-    data = {"comparison": comparison, "seed_line": (t_seed, y_seed), "solve_ivp": (t_ivp, y_ivp)}
     return ExperimentResult(
         summary=summary,
         figures=[("lab01_methods", plot_lab01_methods, data)],

@@ -17,11 +17,14 @@ marked as such in the lab), whose pole-zero cancellation shows what ``minreal`` 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from simlab.course import ExperimentResult
 from simlab.course.check import CheckResult
 from simlab.lti import (
+    MinrealResult,
     balred,
     feedback,
     hankel_singular_values,
@@ -36,12 +39,24 @@ from simlab.lti import (
     zp2tf,
 )
 from simlab.plotting import line_style, subplots
+from simlab.results import Result
+from simlab.validation import as_choice
 
 __all__ = [
     "G_NUM",
     "G_DEN",
     "H_NUM",
     "H_DEN",
+    "CONNECTION_KINDS",
+    "TransferFunction",
+    "ModelForms",
+    "Discretization",
+    "Connection",
+    "Connections",
+    "Reduction",
+    "AnalogousSystems",
+    "SeedRK4Feedback",
+    "Lab03Results",
     "differential_equation",
     "model_forms",
     "discretized",
@@ -64,6 +79,259 @@ G_DEN = np.polymul([2.0, 3.0], [3.0, 4.0, 13.0])
 #: The second system H(s) = (s + 1)/(s^2 + 6 s + 5) (numerator: our reconstruction, see above).
 H_NUM = np.array([1.0, 1.0])
 H_DEN = np.array([1.0, 6.0, 5.0])
+#: The connections of G and H that the lab builds.
+CONNECTION_KINDS = ("series", "parallel", "feedback")
+
+
+# ---------------------------------------------------------------------------------------------
+# Results
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TransferFunction(Result):
+    """A transfer function as its two coefficient arrays; unpacks as ``num, den``.
+
+    A record of the coefficients as computed, kept exactly (the leading zeros of a discrete
+    numerator included); :class:`simlab.TF` is the type to calculate with.
+
+    Attributes
+    ----------
+    num : ndarray, shape (m + 1,)
+        Numerator coefficients, descending powers of s (of z for a discrete model).
+    den : ndarray, shape (n + 1,)
+        Denominator coefficients, descending powers of s (of z for a discrete model).
+    """
+
+    unpacks_as = ("num", "den")
+
+    num: np.ndarray
+    den: np.ndarray
+
+
+@dataclass(frozen=True)
+class ModelForms:
+    """The four forms of G and the round trips between them (:func:`model_forms`).
+
+    Attributes
+    ----------
+    ode : str
+        The differential equation of G as text (:func:`differential_equation`).
+    ss : tuple (A, B, C, D) of ndarray
+        ``tf2ss`` (controllable canonical form): A (n, n), B (n, 1), C (1, n), D (1, 1).
+    zpk : tuple (z, p, k)
+        ``tf2zp``: zeros z, shape (m,), and poles p, shape (n,), complex ndarrays (1/s); gain k.
+    tf_from_ss, tf_from_zpk : tuple (num, den) of ndarray
+        ``ss2tf`` of ``ss`` and ``zp2tf`` of ``zpk``, descending powers of s.
+    zpk_from_ss : tuple (z, p, k)
+        ``ss2zp`` of ``ss``.
+    ss_from_zpk : tuple (A, B, C, D) of ndarray
+        ``zp2ss`` of ``zpk``.
+    agree : bool
+        True if every form has the transfer function of G (:func:`same_transfer_function`).
+    """
+
+    ode: str
+    ss: tuple
+    zpk: tuple
+    tf_from_ss: tuple
+    tf_from_zpk: tuple
+    zpk_from_ss: tuple
+    ss_from_zpk: tuple
+    agree: bool
+
+
+@dataclass(frozen=True)
+class Discretization:
+    """c2d of G with zero-order hold, first-order (triangle) hold and Tustin (:func:`discretized`).
+
+    Attributes
+    ----------
+    T : float
+        Sample period (s).
+    zoh, foh, tustin : TransferFunction
+        The discrete transfer function of each method, descending powers of z, ``den[0] == 1``;
+        num has leading zeros to the length of den (as MATLAB's ``c2dm``).
+    """
+
+    T: float
+    zoh: TransferFunction
+    foh: TransferFunction
+    tustin: TransferFunction
+
+
+@dataclass(frozen=True)
+class Connection(Result):
+    """One connection of G and H and its minimal realization; unpacks as ``num, den``.
+
+    Attributes
+    ----------
+    kind : str
+        ``"series"``, ``"parallel"`` or ``"feedback"`` (negative feedback).
+    num, den : ndarray, 1-D
+        The connection's transfer function as computed, descending powers of s.
+    minreal : simlab.lti.MinrealResult
+        ``simlab.minreal(num, den)``: the reduced num, den and the cancelled pole-zero pairs.
+    """
+
+    unpacks_as = ("num", "den")
+
+    kind: str
+    num: np.ndarray
+    den: np.ndarray
+    minreal: MinrealResult
+
+
+@dataclass(frozen=True)
+class Connections:
+    """Series, parallel and negative-feedback connection of G and H (:func:`connections`).
+
+    Attributes
+    ----------
+    series, parallel, feedback : Connection
+        G H, G + H and G / (1 + G H).
+    """
+
+    series: Connection
+    parallel: Connection
+    feedback: Connection
+
+
+@dataclass(frozen=True)
+class Reduction(Result):
+    """Balanced truncation of G H and the step responses before and after; unpacks as ``t, y_reduced``.
+
+    Attributes
+    ----------
+    full : TransferFunction
+        The series connection G H (order n = 5), descending powers of s.
+    hsv : ndarray, shape (n,)
+        Hankel singular values of the full model, largest first.
+    order : int
+        Order r of the reduced model.
+    method : str
+        ``"truncate"`` or ``"matchdc"`` (keeps the DC gain).
+    reduced : TransferFunction
+        The reduced model, descending powers of s.
+    t : ndarray, shape (N + 1,)
+        Uniform time grid (s).
+    y_full, y_reduced : ndarray, shape (N + 1,)
+        Unit-step responses of the full and of the reduced model.
+    max_difference : float
+        max_k |y_full - y_reduced|.
+    error_bound : float
+        2 (sigma_{r+1} + ... + sigma_n), a bound on the peak frequency-response error.
+    dc_full, dc_reduced : float
+        Steady-state gains G(0) of the full and of the reduced model.
+    """
+
+    unpacks_as = ("t", "y_reduced")
+
+    full: TransferFunction
+    hsv: np.ndarray
+    order: int
+    method: str
+    reduced: TransferFunction
+    t: np.ndarray
+    y_full: np.ndarray
+    y_reduced: np.ndarray
+    max_difference: float
+    error_bound: float
+    dc_full: float
+    dc_reduced: float
+
+
+@dataclass(frozen=True)
+class AnalogousSystems:
+    """A mass-spring-damper and its series-RLC analogue (force-voltage analogy).
+
+    Attributes
+    ----------
+    m, f, k : float
+        Mass (kg), damping coefficient (N s/m) and spring stiffness (N/m).
+    mechanical : TransferFunction
+        Y(s)/F(s) = 1/(m s^2 + f s + k), displacement (m) per force (N).
+    electrical : TransferFunction
+        Q(s)/E(s) = 1/(L s^2 + R s + 1/C), charge (C) per voltage (V).
+    L, R, C : float
+        Inductance L = m (H), resistance R = f (ohm) and capacitance C = 1/k (F).
+    same : bool
+        True if the two transfer functions are the same.
+    """
+
+    m: float
+    f: float
+    k: float
+    mechanical: TransferFunction
+    electrical: TransferFunction
+    L: float
+    R: float
+    C: float
+    same: bool
+
+
+@dataclass(frozen=True)
+class SeedRK4Feedback(Result):
+    """The seed's RK4 lab with ``feedback`` and ``tf2ss``; unpacks as ``t, y``.
+
+    Attributes
+    ----------
+    num, den : ndarray, 1-D
+        Closed loop 1/(s^3 + 4 s^2 + 8 s + 6), descending powers of s.
+    A, B, C, D : ndarray
+        Its ``tf2ss`` realization: A (3, 3), B (3, 1), C (1, 3), D (1, 1).
+    t : ndarray, shape (N + 1,)
+        Time grid t_k = k h (s).
+    y : ndarray, shape (N + 1,)
+        RK4 response to the step r.
+    difference_to_lab02 : float
+        max_k |y_k - y_k of lab02's hand-built model|.
+    """
+
+    unpacks_as = ("t", "y")
+
+    num: np.ndarray
+    den: np.ndarray
+    A: np.ndarray
+    B: np.ndarray
+    C: np.ndarray
+    D: np.ndarray
+    t: np.ndarray
+    y: np.ndarray
+    difference_to_lab02: float
+
+
+@dataclass(frozen=True)
+class Lab03Results:
+    """Everything :func:`run` computes for lab 03.
+
+    Attributes
+    ----------
+    forms : ModelForms
+        The forms of G and their round trips.
+    discrete : Discretization
+        c2d of G at T = 1 s.
+    connections : Connections
+        Series, parallel and feedback connection of G and H.
+    reductions : tuple of Reduction
+        G H reduced to order 2 and 3 (truncate), 2 (matchdc) and 4 (truncate), in this order.
+    analogous : AnalogousSystems
+        The mechanical system and its electrical analogue.
+    seed_rk4 : SeedRK4Feedback
+        The seed's RK4 lab via ``feedback`` and ``tf2ss``.
+    """
+
+    forms: ModelForms
+    discrete: Discretization
+    connections: Connections
+    reductions: tuple
+    analogous: AnalogousSystems
+    seed_rk4: SeedRK4Feedback
+
+
+# ---------------------------------------------------------------------------------------------
+# Experiments
+# ---------------------------------------------------------------------------------------------
 
 
 def differential_equation(num, den, y="y", u="u"):
@@ -113,7 +381,7 @@ def model_forms(num=G_NUM, den=G_DEN):
 
     Returns
     -------
-    dict
+    ModelForms
         ``ode`` (text), ``ss`` (A, B, C, D), ``zpk`` (z, p, k), and the round-trip results
         ``tf_from_ss``, ``tf_from_zpk``, ``zpk_from_ss``, ``ss_from_zpk`` with a flag ``agree``
         (every form has the same transfer function).
@@ -128,16 +396,16 @@ def model_forms(num=G_NUM, den=G_DEN):
         same_transfer_function(num, den, *other)
         for other in (tf_from_ss, tf_from_zpk, zp2tf(*zpk_from_ss), ss2tf(*ss_from_zpk))
     )
-    return {
-        "ode": differential_equation(num, den),
-        "ss": (A, B, C, D),
-        "zpk": (z, p, k),
-        "tf_from_ss": tf_from_ss,
-        "tf_from_zpk": tf_from_zpk,
-        "zpk_from_ss": zpk_from_ss,
-        "ss_from_zpk": ss_from_zpk,
-        "agree": agree,
-    }
+    return ModelForms(
+        ode=differential_equation(num, den),
+        ss=(A, B, C, D),
+        zpk=(z, p, k),
+        tf_from_ss=tf_from_ss,
+        tf_from_zpk=tf_from_zpk,
+        zpk_from_ss=zpk_from_ss,
+        ss_from_zpk=ss_from_zpk,
+        agree=agree,
+    )
 
 
 def discretized(T=1.0, num=G_NUM, den=G_DEN):
@@ -145,25 +413,34 @@ def discretized(T=1.0, num=G_NUM, den=G_DEN):
 
     Returns
     -------
-    dict
-        method -> (numd, dend), descending powers of z.
+    Discretization
+        ``zoh``, ``foh`` and ``tustin``: each a :class:`TransferFunction` (numd, dend),
+        descending powers of z; and the sample period ``T``.
     """
     from simlab.similarity import c2d
 
-    return {method: c2d(num, den, T, method=method) for method in ("zoh", "foh", "tustin")}
+    models = {method: TransferFunction(*c2d(num, den, T, method=method)) for method in ("zoh", "foh", "tustin")}
+    return Discretization(T=T, **models)
 
 
 def connections(num1=G_NUM, den1=G_DEN, num2=H_NUM, den2=H_DEN):
-    """Series, parallel and negative-feedback connections of G and H, and minreal of each."""
-    result = {}
-    for name, (num, den) in (
-        ("series", series(num1, den1, num2, den2)),
-        ("parallel", parallel(num1, den1, num2, den2)),
-        ("feedback", feedback(num1, den1, num2, den2, sign=-1)),
-    ):
-        reduced = minreal(num, den)
-        result[name] = {"num": num, "den": den, "minreal": reduced}
-    return result
+    """Series, parallel and negative-feedback connections of G and H, and minreal of each.
+
+    Returns
+    -------
+    Connections
+        ``series``, ``parallel`` and ``feedback``, each a :class:`Connection` (num, den and
+        its ``minreal`` result).
+    """
+    joined = {
+        kind: Connection(kind=kind, num=num, den=den, minreal=minreal(num, den))
+        for kind, (num, den) in (
+            ("series", series(num1, den1, num2, den2)),
+            ("parallel", parallel(num1, den1, num2, den2)),
+            ("feedback", feedback(num1, den1, num2, den2, sign=-1)),
+        )
+    }
+    return Connections(**joined)
 
 
 def step_response(num, den, t):
@@ -182,8 +459,8 @@ def reduction(order=2, t_end=10.0, T=0.01, method="truncate"):
 
     Returns
     -------
-    dict
-        ``full`` (num, den), ``hsv`` (Hankel singular values), ``reduced`` (num, den), ``order``,
+    Reduction
+        ``full`` and ``reduced`` models, ``hsv`` (Hankel singular values), ``order``, ``method``,
         ``t``, ``y_full``, ``y_reduced``, ``max_difference`` (max |y_full - y_reduced| over t),
         ``error_bound`` (2 * sum of the discarded HSVs, a bound on the peak frequency-response
         error), ``dc_full``, ``dc_reduced``.
@@ -196,20 +473,20 @@ def reduction(order=2, t_end=10.0, T=0.01, method="truncate"):
     t = np.linspace(0.0, t_end, round(t_end / T) + 1)
     y_full = step_response(num, den, t)
     y_reduced = step_response(num_r, den_r, t)
-    return {
-        "full": (num, den),
-        "hsv": hsv,
-        "order": order,
-        "method": method,
-        "reduced": (num_r, den_r),
-        "t": t,
-        "y_full": y_full,
-        "y_reduced": y_reduced,
-        "max_difference": float(np.max(np.abs(y_full - y_reduced))),
-        "error_bound": float(reduced.error_bound),
-        "dc_full": float(np.polyval(num, 0) / np.polyval(den, 0)),
-        "dc_reduced": float(np.polyval(num_r, 0) / np.polyval(den_r, 0)),
-    }
+    return Reduction(
+        full=TransferFunction(num, den),
+        hsv=hsv,
+        order=order,
+        method=method,
+        reduced=TransferFunction(num_r, den_r),
+        t=t,
+        y_full=y_full,
+        y_reduced=y_reduced,
+        max_difference=float(np.max(np.abs(y_full - y_reduced))),
+        error_bound=float(reduced.error_bound),
+        dc_full=float(np.polyval(num, 0) / np.polyval(den, 0)),
+        dc_reduced=float(np.polyval(num_r, 0) / np.polyval(den_r, 0)),
+    )
 
 
 def analogous_systems(m=1.0, f=0.5, k=4.0):
@@ -219,14 +496,14 @@ def analogous_systems(m=1.0, f=0.5, k=4.0):
 
     Returns
     -------
-    dict
-        ``mechanical`` (num, den), ``electrical`` (num, den), ``L``, ``R``, ``C`` and ``same``.
+    AnalogousSystems
+        ``mechanical`` and ``electrical`` transfer functions, ``L``, ``R``, ``C`` and ``same``.
     """
     L, R, C = m, f, 1.0 / k
-    mechanical = (np.array([1.0]), np.array([m, f, k]))
-    electrical = (np.array([1.0]), np.array([L, R, 1.0 / C]))
-    return {"mechanical": mechanical, "electrical": electrical, "L": L, "R": R, "C": C,
-            "same": same_transfer_function(*mechanical, *electrical)}
+    mechanical = TransferFunction(np.array([1.0]), np.array([m, f, k]))
+    electrical = TransferFunction(np.array([1.0]), np.array([L, R, 1.0 / C]))
+    return AnalogousSystems(m=m, f=f, k=k, mechanical=mechanical, electrical=electrical,
+                            L=L, R=R, C=C, same=same_transfer_function(*mechanical, *electrical))
 
 
 def seed_rk4_with_feedback(r=5.0, Tf=5.0, h=0.02):
@@ -234,7 +511,7 @@ def seed_rk4_with_feedback(r=5.0, Tf=5.0, h=0.02):
 
     Returns
     -------
-    dict
+    SeedRK4Feedback
         ``num``, ``den`` (closed loop), ``A``, ``B``, ``C``, ``D``, ``t``, ``y`` (RK4) and
         ``difference_to_lab02`` (max |y - y of the hand-built model of lab02|).
     """
@@ -247,8 +524,8 @@ def seed_rk4_with_feedback(r=5.0, Tf=5.0, h=0.02):
     t, x = rk4(lambda t, x: A @ x + b * r, (0.0, Tf), np.zeros(len(A)), h)
     y = x @ c + D[0, 0] * r
     _, y_hand = seed_rk4_program(*seed_rk4_system(), r=r, Tf=Tf, h=h)
-    return {"num": num, "den": den, "A": A, "B": B, "C": C, "D": D, "t": t, "y": y,
-            "difference_to_lab02": float(np.max(np.abs(y - y_hand)))}
+    return SeedRK4Feedback(num=num, den=den, A=A, B=B, C=C, D=D, t=t, y=y,
+                           difference_to_lab02=float(np.max(np.abs(y - y_hand))))
 
 
 def check_tf2ss(A, B, C, D, num=G_NUM, den=G_DEN):
@@ -272,8 +549,9 @@ def check_tf2ss(A, B, C, D, num=G_NUM, den=G_DEN):
 
 def check_connection(kind, num, den):
     """Self-check of a connection of G and H: ``kind`` is "series", "parallel" or "feedback"."""
-    expected = connections()[kind]
-    if same_transfer_function(expected["num"], expected["den"], num, den):
+    kind = as_choice(kind, "kind", CONNECTION_KINDS)
+    expected = getattr(connections(), kind)
+    if same_transfer_function(*expected, num, den):
         return CheckResult(True, f"{kind} connection", "the transfer function is right.")
     if kind == "feedback":
         positive = feedback(G_NUM, G_DEN, H_NUM, H_DEN, sign=+1)
@@ -291,52 +569,58 @@ def check_connection(kind, num, den):
 def plot_reduction(reductions):
     """Lab 03: step responses of G(s) H(s) before and after model reduction, and its Hankel singular values.
 
-    ``reductions`` is a list of results of :func:`simlab.course.lab03_models.reduction`
-    (all of the same full model).
+    ``reductions`` is a sequence of :class:`Reduction` results of :func:`reduction` (all of the
+    same full model).
     """
     fig, (ax, ax_hsv) = subplots(1, 2, figsize=(10, 4))
     first = reductions[0]
-    n = len(first["hsv"])
-    ax.plot(first["t"], first["y_full"], color="black", label=f"full model, order {n}")
+    n = len(first.hsv)
+    ax.plot(first.t, first.y_full, color="black", label=f"full model, order {n}")
     for i, reduced in enumerate(reductions, start=1):
-        ax.plot(reduced["t"], reduced["y_reduced"],
-                label=f"order {reduced['order']} ({reduced['method']})", **line_style(i))
+        ax.plot(reduced.t, reduced.y_reduced,
+                label=f"order {reduced.order} ({reduced.method})", **line_style(i))
     ax.set(xlabel="t (s)", ylabel="unit-step response", title="Model reduction of G(s) H(s)")
     ax.legend()
-    ax_hsv.semilogy(np.arange(1, n + 1), np.maximum(first["hsv"], 1e-16), "o-", color="black")
+    ax_hsv.semilogy(np.arange(1, n + 1), np.maximum(first.hsv, 1e-16), "o-", color="black")
     ax_hsv.set(xlabel="balanced state", ylabel="Hankel singular value",
                title="Hankel singular values (small: removable)")
     ax_hsv.set_xticks(np.arange(1, n + 1))
     return fig
 
 
-
 def run():
-    """Run lab 03 headless."""
-    forms = model_forms()
-    discrete = discretized()
-    joined = connections()
-    reductions = [reduction(2), reduction(3), reduction(2, method="matchdc"), reduction(4)]
-    reduced = reductions[0]
-    analog = analogous_systems()
-    seed = seed_rk4_with_feedback()
-    z, p, k = forms["zpk"]
+    """Run lab 03 headless.
+
+    Returns
+    -------
+    ExperimentResult
+        Summary rows, the figure ``lab03_reduction`` and ``data``, a :class:`Lab03Results`.
+    """
+    data = Lab03Results(
+        forms=model_forms(),
+        discrete=discretized(),
+        connections=connections(),
+        reductions=(reduction(2), reduction(3), reduction(2, method="matchdc"), reduction(4)),
+        analogous=analogous_systems(),
+        seed_rk4=seed_rk4_with_feedback(),
+    )
+    forms, discrete, series_connection = data.forms, data.discrete, data.connections.series
+    z, p, k = forms.zpk
     summary = [
-        ("G: differential equation", forms["ode"]),
+        ("G: differential equation", forms.ode),
         ("G: poles", format_roots(p)),
         ("G: zeros", format_roots(z)),
         ("G: gain k", f"{k:.6f}"),
-        ("all four forms agree", "yes" if forms["agree"] else "NO"),
-        ("c2d zoh T=1: den", " ".join(f"{v:.5f}" for v in discrete["zoh"][1])),
-        ("c2d foh T=1: num", " ".join(f"{v:.5f}" for v in discrete["foh"][0])),
-        ("series G H: order / after minreal", f"{len(joined['series']['den']) - 1} / "
-         f"{len(joined['series']['minreal'].den) - 1}"),
-        *[(f"balred order {r['order']} ({r['method']}): max step difference", f"{r['max_difference']:.2e}")
-          for r in reductions],
-        ("analogous systems have one model", "yes" if analog["same"] else "NO"),
-        ("seed RK4 lab via feedback+tf2ss equals lab02", "yes" if seed["difference_to_lab02"] < 1e-12 else "NO"),
+        ("all four forms agree", "yes" if forms.agree else "NO"),
+        ("c2d zoh T=1: den", " ".join(f"{v:.5f}" for v in discrete.zoh.den)),
+        ("c2d foh T=1: num", " ".join(f"{v:.5f}" for v in discrete.foh.num)),
+        ("series G H: order / after minreal", f"{len(series_connection.den) - 1} / "
+         f"{len(series_connection.minreal.den) - 1}"),
+        *[(f"balred order {r.order} ({r.method}): max step difference", f"{r.max_difference:.2e}")
+          for r in data.reductions],
+        ("analogous systems have one model", "yes" if data.analogous.same else "NO"),
+        ("seed RK4 lab via feedback+tf2ss equals lab02",
+         "yes" if data.seed_rk4.difference_to_lab02 < 1e-12 else "NO"),
     ]
-    data = {"forms": forms, "discrete": discrete, "connections": joined, "reductions": reductions,
-            "analogous": analog, "seed_rk4": seed}
-    return ExperimentResult(summary=summary, figures=[("lab03_reduction", plot_reduction, reductions)],
+    return ExperimentResult(summary=summary, figures=[("lab03_reduction", plot_reduction, data.reductions)],
                             data=data)
