@@ -7,7 +7,10 @@ import pytest
 
 from simlab.course import lab07_dc_motor as lab
 from simlab.plants.dc_motor import (
+    DesignCheck,
+    DisturbancePeak,
     DriveParameters,
+    DriveResult,
     design_regulators,
     linear_closed_loop,
     predicted_speed_overshoot,
@@ -35,7 +38,7 @@ def test_design_formulas_against_the_hand_computed_example():
     assert d.KN == pytest.approx(6 / (2 * 25 * T_sum_n**2)) and round(d.KN, 1) == 396.4
     assert d.Kn == pytest.approx(6 * 0.05 * 0.132 * 0.18 / (2 * 5 * 0.007 * 0.5 * T_sum_n))
     assert round(d.Kn, 1) == 11.7
-    assert all(ok for *_, ok in d.checks)
+    assert all(check.satisfied for check in d.checks)
 
 
 def test_type2_table_values():
@@ -145,6 +148,30 @@ def test_bad_design_and_simulation_arguments_are_rejected():
         simulate_drive(P, t_end=0.01, anti_windup="magic")
     with pytest.raises(TypeError, match="DriveParameters"):
         design_regulators({"R": 0.5})
+
+
+def test_plant_results_are_typed_and_unpack_by_name():
+    """The one result convention: named fields; a simulation unpacks as t, n, the peak as ratio, t_peak."""
+    peak = type2_disturbance_peak(5)
+    assert isinstance(peak, DisturbancePeak) and tuple(peak) == (peak.ratio, peak.t_peak)
+    d = design_regulators(P)
+    assert len(d.checks) == 5 and all(isinstance(check, DesignCheck) for check in d.checks)
+    assert d.checks[0].condition in d.report()
+    result = simulate_drive(P, t_end=0.01)
+    t, n = result
+    assert isinstance(result, DriveResult) and t is result.t and n is result.n
+    assert result.states.shape == (len(t), 9) and result.Id.shape == t.shape
+
+
+def test_bad_types_and_signals_are_rejected_with_the_argument_named():
+    with pytest.raises(TypeError, match="design must be a RegulatorDesign"):
+        simulate_drive(P, design={"Ki": 1.0}, t_end=0.01)
+    with pytest.raises(TypeError, match="p must be DriveParameters"):
+        predicted_speed_overshoot({"R": 0.5})
+    with pytest.raises(ValueError, match="t_end must be positive"):
+        simulate_drive(P, t_end=-1.0)
+    with pytest.raises(TypeError, match="load must be a real number"):
+        simulate_drive(P, t_end=0.01, load="rated")
 
 
 def test_linear_closed_loop_has_unit_dc_gain_after_cancellation():
