@@ -93,39 +93,39 @@ def test_linear_ode_and_structure_graph_match_python_control():
 
 def test_structure_graph_with_saturations_agrees_with_the_ode():
     versus = lab.structure_versus_ode()
-    assert versus["max_speed_difference"] < 0.005 * P.nN
-    assert versus["max_current_difference"] < 0.01 * P.Idm
+    assert versus.max_speed_difference < 0.005 * P.nN
+    assert versus.max_current_difference < 0.01 * P.Idm
 
 
 def test_constant_current_phase_holds_near_the_current_limit():
     start = lab.no_load_start()
-    result, m = start["result"], start["metrics"]
-    phase = (result.t > m["t1"] + 0.03) & (result.t < m["t2"])
+    result, m = start.result, start.metrics
+    phase = (result.t > m.t1 + 0.03) & (result.t < m.t2)
     assert np.all(np.abs(result.Id[phase] - P.Idm) < 0.05 * P.Idm)
-    assert m["t1"] < 0.03 < m["t2"] - 0.2
+    assert m.t1 < 0.03 < m.t2 - 0.2
 
 
 def test_steady_state_speed_error_is_zero_type_two():
     step = lab.load_step()
-    assert abs(step["final_error"]) < 0.01
+    assert abs(step.final_error) < 0.01
     dip = lab.grid_dip()
-    assert abs(dip["final_error"]) < 0.01
+    assert abs(dip.final_error) < 0.01
 
 
 def test_analog_regulator_overshoot_is_near_the_design_prediction():
     start = lab.no_load_start()
-    assert start["metrics"]["overshoot"] == pytest.approx(start["predicted"], rel=0.15)
+    assert start.metrics.overshoot == pytest.approx(start.predicted, rel=0.15)
 
 
 def test_windup_makes_the_overshoot_much_larger():
     study = lab.anti_windup_study()
-    overshoot = {mode: entry["metrics"]["overshoot"] for mode, entry in study.items()}
+    overshoot = {mode: entry.metrics.overshoot for mode, entry in study.items()}
     assert overshoot["none"] > 5 * overshoot["analog"]
     assert overshoot["clamping"] < overshoot["analog"]
 
 
 def test_removing_the_asr_limit_removes_the_current_limit():
-    assert lab.no_asr_limit()["peak_over_IN"] > 3.0
+    assert lab.no_asr_limit().peak_over_IN > 3.0
 
 
 def test_checks_accept_the_design_and_name_mistakes():
@@ -187,5 +187,5 @@ def test_linear_closed_loop_has_unit_dc_gain_after_cancellation():
 
 
 def test_without_asr_limit_there_is_no_constant_current_stage():
-    metrics = lab.no_asr_limit()["metrics"]
-    assert np.isnan(metrics["t2"]) and np.isnan(metrics["Id_plateau"])
+    metrics = lab.no_asr_limit().metrics
+    assert np.isnan(metrics.t2) and np.isnan(metrics.Id_plateau)
