@@ -7,7 +7,10 @@ import pytest
 
 from simlab.course import lab07_dc_motor as lab
 from simlab.plants.dc_motor import (
+    DesignCheck,
+    DisturbancePeak,
     DriveParameters,
+    DriveResult,
     design_regulators,
     linear_closed_loop,
     predicted_speed_overshoot,
@@ -35,7 +38,7 @@ def test_design_formulas_against_the_hand_computed_example():
     assert d.KN == pytest.approx(6 / (2 * 25 * T_sum_n**2)) and round(d.KN, 1) == 396.4
     assert d.Kn == pytest.approx(6 * 0.05 * 0.132 * 0.18 / (2 * 5 * 0.007 * 0.5 * T_sum_n))
     assert round(d.Kn, 1) == 11.7
-    assert all(ok for *_, ok in d.checks)
+    assert all(check.satisfied for check in d.checks)
 
 
 def test_type2_table_values():
@@ -90,39 +93,39 @@ def test_linear_ode_and_structure_graph_match_python_control():
 
 def test_structure_graph_with_saturations_agrees_with_the_ode():
     versus = lab.structure_versus_ode()
-    assert versus["max_speed_difference"] < 0.005 * P.nN
-    assert versus["max_current_difference"] < 0.01 * P.Idm
+    assert versus.max_speed_difference < 0.005 * P.nN
+    assert versus.max_current_difference < 0.01 * P.Idm
 
 
 def test_constant_current_phase_holds_near_the_current_limit():
     start = lab.no_load_start()
-    result, m = start["result"], start["metrics"]
-    phase = (result.t > m["t1"] + 0.03) & (result.t < m["t2"])
+    result, m = start.result, start.metrics
+    phase = (result.t > m.t1 + 0.03) & (result.t < m.t2)
     assert np.all(np.abs(result.Id[phase] - P.Idm) < 0.05 * P.Idm)
-    assert m["t1"] < 0.03 < m["t2"] - 0.2
+    assert m.t1 < 0.03 < m.t2 - 0.2
 
 
 def test_steady_state_speed_error_is_zero_type_two():
     step = lab.load_step()
-    assert abs(step["final_error"]) < 0.01
+    assert abs(step.final_error) < 0.01
     dip = lab.grid_dip()
-    assert abs(dip["final_error"]) < 0.01
+    assert abs(dip.final_error) < 0.01
 
 
 def test_analog_regulator_overshoot_is_near_the_design_prediction():
     start = lab.no_load_start()
-    assert start["metrics"]["overshoot"] == pytest.approx(start["predicted"], rel=0.15)
+    assert start.metrics.overshoot == pytest.approx(start.predicted, rel=0.15)
 
 
 def test_windup_makes_the_overshoot_much_larger():
     study = lab.anti_windup_study()
-    overshoot = {mode: entry["metrics"]["overshoot"] for mode, entry in study.items()}
+    overshoot = {mode: entry.metrics.overshoot for mode, entry in study.items()}
     assert overshoot["none"] > 5 * overshoot["analog"]
     assert overshoot["clamping"] < overshoot["analog"]
 
 
 def test_removing_the_asr_limit_removes_the_current_limit():
-    assert lab.no_asr_limit()["peak_over_IN"] > 3.0
+    assert lab.no_asr_limit().peak_over_IN > 3.0
 
 
 def test_checks_accept_the_design_and_name_mistakes():
@@ -147,6 +150,30 @@ def test_bad_design_and_simulation_arguments_are_rejected():
         design_regulators({"R": 0.5})
 
 
+def test_plant_results_are_typed_and_unpack_by_name():
+    """The one result convention: named fields; a simulation unpacks as t, n, the peak as ratio, t_peak."""
+    peak = type2_disturbance_peak(5)
+    assert isinstance(peak, DisturbancePeak) and tuple(peak) == (peak.ratio, peak.t_peak)
+    d = design_regulators(P)
+    assert len(d.checks) == 5 and all(isinstance(check, DesignCheck) for check in d.checks)
+    assert d.checks[0].condition in d.report()
+    result = simulate_drive(P, t_end=0.01)
+    t, n = result
+    assert isinstance(result, DriveResult) and t is result.t and n is result.n
+    assert result.states.shape == (len(t), 9) and result.Id.shape == t.shape
+
+
+def test_bad_types_and_signals_are_rejected_with_the_argument_named():
+    with pytest.raises(TypeError, match="design must be a RegulatorDesign"):
+        simulate_drive(P, design={"Ki": 1.0}, t_end=0.01)
+    with pytest.raises(TypeError, match="p must be DriveParameters"):
+        predicted_speed_overshoot({"R": 0.5})
+    with pytest.raises(ValueError, match="t_end must be positive"):
+        simulate_drive(P, t_end=-1.0)
+    with pytest.raises(TypeError, match="load must be a real number"):
+        simulate_drive(P, t_end=0.01, load="rated")
+
+
 def test_linear_closed_loop_has_unit_dc_gain_after_cancellation():
     """Oracle: the type-II speed loop has no steady-state error, so G(0) = 1 once minreal has
     removed the three common factors (s = 0, -1/Ton, -1/Toi)."""
@@ -160,5 +187,5 @@ def test_linear_closed_loop_has_unit_dc_gain_after_cancellation():
 
 
 def test_without_asr_limit_there_is_no_constant_current_stage():
-    metrics = lab.no_asr_limit()["metrics"]
-    assert np.isnan(metrics["t2"]) and np.isnan(metrics["Id_plateau"])
+    metrics = lab.no_asr_limit().metrics
+    assert np.isnan(metrics.t2) and np.isnan(metrics.Id_plateau)

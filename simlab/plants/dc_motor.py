@@ -32,12 +32,14 @@ import numpy as np
 
 from simlab.integrators import rk4
 from simlab.results import Result
-from simlab.validation import as_choice, as_finite_scalar, as_positive_scalar
+from simlab.validation import as_choice, as_finite_scalar, as_positive_scalar, describe
 
 __all__ = [
     "DriveParameters",
+    "DesignCheck",
     "RegulatorDesign",
     "design_regulators",
+    "DisturbancePeak",
     "type2_disturbance_peak",
     "type2_step_overshoot",
     "predicted_speed_overshoot",
@@ -98,6 +100,31 @@ class DriveParameters:
 
 
 @dataclass(frozen=True)
+class DesignCheck:
+    """One condition under which an approximation of the engineering design method holds.
+
+    The condition reads ``value <= limit``; both are frequencies (1/s, rad/s).
+
+    Attributes
+    ----------
+    condition : str
+        The approximation and its condition, for example
+        ``"current loop: w_ci <= 1/(3 Ts) (converter as a first-order lag)"``.
+    value : float
+        Left-hand side of the condition (1/s).
+    limit : float
+        Right-hand side of the condition (1/s).
+    satisfied : bool
+        Whether ``value <= limit``.
+    """
+
+    condition: str
+    value: float
+    limit: float
+    satisfied: bool
+
+
+@dataclass(frozen=True)
 class RegulatorDesign:
     """Result of :func:`design_regulators`: the PI regulators K (tau s + 1)/(tau s) and the checks."""
 
@@ -110,7 +137,7 @@ class RegulatorDesign:
     tau_n: float  #: ASR lead time constant, h T_sum_n (s)
     KN: float  #: open-loop gain of the speed loop, (h + 1)/(2 h^2 T_sum_n^2) (1/s^2)
     Kn: float  #: ASR gain, (h + 1) beta Ce Tm / (2 h alpha R T_sum_n)
-    checks: tuple  #: (condition, value, limit, satisfied) of the approximations used
+    checks: tuple  #: tuple of DesignCheck, the conditions of the approximations used
 
     def report(self):
         """The design as the textbook derivation prints it."""
@@ -127,9 +154,28 @@ class RegulatorDesign:
             f"  K_n     = (h+1) beta Ce Tm/(2 h alpha R T_sum_n) = {self.Kn:.2f}",
             "checks of the approximations:",
         ]
-        for condition, value, limit, ok in self.checks:
-            lines.append(f"  {condition}: {value:.1f} <= {limit:.1f}  {'ok' if ok else 'VIOLATED'}")
+        for check in self.checks:
+            lines.append(f"  {check.condition}: {check.value:.1f} <= {check.limit:.1f}  "
+                         f"{'ok' if check.satisfied else 'VIOLATED'}")
         return "\n".join(lines)
+
+
+def _parameters(p):
+    """``p`` checked as DriveParameters; the textbook example when None."""
+    if p is None:
+        return DriveParameters()
+    if not isinstance(p, DriveParameters):
+        raise TypeError(f"p must be DriveParameters, got {describe(p)}.")
+    return p
+
+
+def _design(design, p):
+    """``design`` checked as a RegulatorDesign; the engineering design for ``p`` when None."""
+    if design is None:
+        return design_regulators(p)
+    if not isinstance(design, RegulatorDesign):
+        raise TypeError(f"design must be a RegulatorDesign (from design_regulators), got {describe(design)}.")
+    return design
 
 
 def design_regulators(p=None, h=5.0):
@@ -152,6 +198,14 @@ def design_regulators(p=None, h=5.0):
     Returns
     -------
     RegulatorDesign
+        Its ``checks`` are the conditions of the approximations (:class:`DesignCheck` rows).
+
+    Raises
+    ------
+    TypeError
+        If ``p`` is not DriveParameters.
+    ValueError
+        If ``h <= 1``.
 
     Examples
     --------
@@ -160,9 +214,7 @@ def design_regulators(p=None, h=5.0):
     >>> round(d.KI, 1), round(d.Ki, 3), round(d.KN, 1), round(d.Kn, 1)
     (135.1, 1.014, 396.4, 11.7)
     """
-    p = DriveParameters() if p is None else p
-    if not isinstance(p, DriveParameters):
-        raise TypeError(f"p must be DriveParameters, got {type(p).__name__}.")
+    p = _parameters(p)
     h = as_finite_scalar(h, "h")
     if h <= 1:
         raise ValueError(f"h must be > 1 (the ASR zero must lie below the crossover), got {h!r}.")
@@ -182,7 +234,7 @@ def design_regulators(p=None, h=5.0):
         ("speed loop: w_cn <= (1/5) sqrt(K_I/T_sum_i) (current loop as first order)", w_cn, np.sqrt(KI / T_sum_i) / 5),
         ("speed loop: w_cn <= (1/3) sqrt(K_I/Ton) (small lags merged)", w_cn, np.sqrt(KI / p.Ton) / 3),
     )
-    checks = tuple((c, float(v), float(lim), bool(v <= lim)) for c, v, lim in checks)
+    checks = tuple(DesignCheck(c, float(v), float(lim), bool(v <= lim)) for c, v, lim in checks)
     return RegulatorDesign(T_sum_i, KI, tau_i, Ki, T_sum_n, h, tau_n, KN, Kn, checks)
 
 
@@ -191,12 +243,43 @@ def _type2_den(h):
     return K, np.array([1.0, 1.0, K * h, K])
 
 
+@dataclass(frozen=True)
+class DisturbancePeak(Result):
+    """Result of :func:`type2_disturbance_peak`; unpacks as ``ratio, t_peak``.
+
+    Attributes
+    ----------
+    ratio : float
+        Peak of the output change referred to the base value, Delta C_max / C_b (dimensionless;
+        0.812 for h = 5).
+    t_peak : float
+        Time of the peak, t_m / T (in units of the small time constant T).
+    """
+
+    unpacks_as = ("ratio", "t_peak")
+
+    ratio: float
+    t_peak: float
+
+
 def type2_disturbance_peak(h=5.0):
     """Delta C_max / C_b of the type-II system for a step disturbance before the integrator.
 
     With T = 1 the speed change is Delta C(s) = (s + 1)/(s^3 + s^2 + K h s + K), K = (h+1)/(2 h^2),
     and the base value C_b = 2 F K2 T = 2: the textbook table gives 81.2 % for h = 5 (computed here,
-    by discrete similarity, not looked up). Returns (peak ratio, time of the peak in units of T).
+    by discrete similarity, not looked up). Used in lab07 (Task 5) and lecture 06.
+
+    Returns
+    -------
+    DisturbancePeak
+        ``ratio`` (Delta C_max / C_b) and ``t_peak`` (t_m / T); unpacks as ``ratio, t_peak``.
+
+    Examples
+    --------
+    >>> from simlab.plants.dc_motor import type2_disturbance_peak
+    >>> peak = type2_disturbance_peak(5)
+    >>> round(100 * peak.ratio, 1), round(peak.t_peak, 2)
+    (81.2, 2.86)
     """
     from simlab.lti import tf2ss
     from simlab.similarity import lsim
@@ -207,7 +290,7 @@ def type2_disturbance_peak(h=5.0):
     # impulse response = free response from x0 = B
     y = lsim(A, B, C, D, np.zeros_like(t), t, x0=B[:, 0]).y
     k = int(np.argmax(y))
-    return float(y[k] / 2.0), float(t[k])
+    return DisturbancePeak(ratio=float(y[k] / 2.0), t_peak=float(t[k]))
 
 
 def type2_step_overshoot(h=5.0):
@@ -229,27 +312,54 @@ def predicted_speed_overshoot(p=None, design=None, z=0.0, n_ref=None):
 
     with z = I_dL / I_N the load factor. 8.31 % for the textbook example at no load.
     """
-    p = DriveParameters() if p is None else p
-    design = design_regulators(p) if design is None else design
+    p = _parameters(p)
+    design = _design(design, p)
+    z = as_finite_scalar(z, "z")
     n_ref = p.nN if n_ref is None else as_positive_scalar(n_ref, "n_ref")
-    ratio, _ = type2_disturbance_peak(design.h)
+    ratio = type2_disturbance_peak(design.h).ratio
     return 100.0 * ratio * 2 * (p.overload - z) * p.delta_nN / n_ref * design.T_sum_n / p.Tm
 
 
 @dataclass(frozen=True)
 class DriveResult(Result):
-    """A drive simulation: time along the first axis; unpacks as ``t, n``."""
+    """Result of :func:`simulate_drive`: time along the first axis; unpacks as ``t, n``.
+
+    Attributes
+    ----------
+    t : ndarray, shape (N + 1,)
+        Time (s).
+    n : ndarray, shape (N + 1,)
+        Speed (r/min).
+    Id : ndarray, shape (N + 1,)
+        Armature current (A).
+    Ui_ref : ndarray, shape (N + 1,)
+        ASR output, the current reference U*_i (V), limited at U*_im.
+    Uc : ndarray, shape (N + 1,)
+        ACR output, the converter control voltage (V), limited at Ucm.
+    Ud0 : ndarray, shape (N + 1,)
+        Converter output voltage (V).
+    states : ndarray, shape (N + 1, 9)
+        All nine states, in the order of :func:`simulate_drive` (V, but Id in A and n in r/min).
+    """
 
     unpacks_as = ("t", "n")
 
-    t: np.ndarray  #: time (s)
-    n: np.ndarray  #: speed (r/min)
-    Id: np.ndarray  #: armature current (A)
-    Ui_ref: np.ndarray  #: ASR output, the current reference U*_i (V)
-    Uc: np.ndarray  #: ACR output, the converter control voltage (V)
-    Ud0: np.ndarray  #: converter output voltage (V)
-    states: np.ndarray  #: all nine states
+    t: np.ndarray
+    n: np.ndarray
+    Id: np.ndarray
+    Ui_ref: np.ndarray
+    Uc: np.ndarray
+    Ud0: np.ndarray
+    states: np.ndarray
 
+
+
+def _as_function_of_t(value, name):
+    """A number or a function of t, as a function of t (a number is checked as finite)."""
+    if callable(value):
+        return value
+    constant = as_finite_scalar(value, name)
+    return lambda t: constant
 
 
 def _pi_output(gain, integral, error, limit):
@@ -297,20 +407,23 @@ def simulate_drive(p=None, design=None, t_end=1.0, h=5e-5, n_ref=None, load=0.0,
     Returns
     -------
     DriveResult
+        Unpacks as ``t, n``; time series of shape (N + 1,), N = t_end / h.
+
+    Raises
+    ------
+    TypeError
+        If ``p`` or ``design`` has the wrong type, or a signal is neither a number nor a function.
+    ValueError
+        If ``anti_windup`` is not one of :data:`ANTI_WINDUP`, ``t_end`` is not positive, or ``h``
+        does not divide the span (checked by :func:`simlab.rk4`).
     """
-    p = DriveParameters() if p is None else p
-    design = design_regulators(p) if design is None else design
+    p = _parameters(p)
+    design = _design(design, p)
     as_choice(anti_windup, "anti_windup", ANTI_WINDUP)
-
-    def as_function(value, name):
-        if callable(value):
-            return value
-        constant = as_finite_scalar(value, name)
-        return lambda t: constant
-
-    n_star = as_function(p.nN if n_ref is None else n_ref, "n_ref")
-    load_of_t = as_function(load, "load")
-    grid_of_t = as_function(grid, "grid")
+    t_end = as_positive_scalar(t_end, "t_end")
+    n_star = _as_function_of_t(p.nN if n_ref is None else n_ref, "n_ref")
+    load_of_t = _as_function_of_t(load, "load")
+    grid_of_t = _as_function_of_t(grid, "grid")
     Kn, tau_n, Ki, tau_i = design.Kn, design.tau_n, design.Ki, design.tau_i
     Uim = p.Uim if asr_limit else None
     Ucm = p.Ucm if acr_limit else None
@@ -361,8 +474,8 @@ def structure_graph(p=None, design=None):
     Wc : ndarray, shape (2, 9)
         Rows: speed n, current Id.
     """
-    p = DriveParameters() if p is None else p
-    d = design_regulators(p) if design is None else design
+    p = _parameters(p)
+    d = _design(design, p)
     P = np.array([
         [1.0, p.Ton, 1.0, 0.0],  # 1: 1/(Ton s + 1)
         [1.0, p.Ton, p.alpha, 0.0],  # 2: alpha/(Ton s + 1)
@@ -405,8 +518,8 @@ def linear_closed_loop(p=None, design=None):
     """
     from simlab.lti import feedback, series
 
-    p = DriveParameters() if p is None else p
-    d = design_regulators(p) if design is None else design
+    p = _parameters(p)
+    d = _design(design, p)
     acr = ([d.Ki * d.tau_i, d.Ki], [d.tau_i, 0.0])
     asr = ([d.Kn * d.tau_n, d.Kn], [d.tau_n, 0.0])
     converter = ([p.Ks], [p.Ts, 1.0])
