@@ -1,6 +1,7 @@
 """Packaging: pyproject.toml, environment.yml and the README agree."""
 
 import re
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -57,15 +58,30 @@ def test_python_requirement_agrees():
     assert "python>=3.11" in (ROOT / "environment.yml").read_text()
 
 
-def test_readme_quick_start_has_the_two_commands():
+def _quick_start_commands():
+    """The lines of the first bash block after '## Quick start', without trailing comments."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert 'pip install -e ".[dev]" && simlab run all' in readme
-    assert 'pip install -e ".[dev]" && pytest' in readme
+    block = readme.split("## Quick start", 1)[1].split("```bash", 1)[1].split("```", 1)[0]
+    return [re.sub(r"\s+#.*$", "", line) for line in block.strip().splitlines() if line.strip()]
 
 
-def test_ci_script_runs_the_readme_commands():
+def test_readme_quick_start_has_the_two_commands():
+    """Each command works on a fresh machine: it makes its own virtual environment first."""
+    install, test = _quick_start_commands()
+    venv = 'python3 -m venv .venv && . .venv/bin/activate && pip install -e ".[dev]"'
+    assert install == f"{venv} && simlab run all"
+    assert test == f"{venv} && pytest"
+
+
+def test_ci_script_runs_the_readme_commands_verbatim():
+    """.ci/run takes the commands from the README (same extraction rule) instead of a copy."""
     script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert 'pip install -e ".[dev]"' in script and "pytest" in script
+    assert "README.md" in script and "## Quick start" in script
+    assert 'bash -euo pipefail -c "${commands[1]}"' in script and 'bash -euo pipefail -c "${commands[0]}"' in script
+    assert 'pip install' not in script  # no second copy of the install command
+    extracted = subprocess.run(["bash", str(ROOT / ".ci" / "run"), "--commands"], cwd=ROOT, capture_output=True,
+                               text=True, check=True).stdout.splitlines()
+    assert extracted == _quick_start_commands()
 
 
 def test_console_script_is_declared():
