@@ -38,8 +38,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from simlab.integrators import time_grid
-from simlab.structure import StructureResult, _check_structure, _input_function
-from simlab.validation import as_choice, as_positive_scalar, as_real_array
+from simlab.structure import StructureResult
+from simlab.validation import (
+    as_hold,
+    as_input_function,
+    as_positive_scalar,
+    as_structure_graph,
+    as_typical_element,
+)
 
 __all__ = ["ElementCoefficients", "element_kind", "discretize_element", "simulate_elements"]
 
@@ -101,16 +107,12 @@ def discretize_element(row, T, hold="zoh"):
     >>> round(c.Phi, 6), round(c.Gamma, 6), c.kind
     (0.904837, 0.095163, 'inertia')
     """
-    row = as_real_array(row, "row", ndim=1)
-    if row.shape != (4,):
-        raise ValueError(f"row must be [A, B, C, D], got shape {row.shape}.")
+    row = as_typical_element(row, "row")  # shape (4,), A + B s not zero
     T = as_positive_scalar(T, "T")
-    as_choice(hold, "hold", ("zoh", "foh"))
+    as_hold(hold)
     A, B, C, D = row
     kind = element_kind(row)
     if B == 0:
-        if A == 0:
-            raise ValueError("row has A = B = 0: the element's denominator A + B s is zero.")
         return ElementCoefficients(kind, 0.0, 0.0, 0.0, 0.0, static_gain=C / A, derivative_gain=D / A)
     a = A / B
     kappa = (C * B - A * D) / B**2
@@ -169,7 +171,7 @@ def simulate_elements(P, W, W0, Wc, r, t_span, T, hold="zoh", nonlinear=None):
         ``t``, ``x`` (every element's output), ``y`` (system output), method "elementwise-zoh" or
         "elementwise-foh".
     """
-    P, W, W0, Wc = _check_structure(P, W, W0, Wc)
+    P, W, W0, Wc = as_structure_graph(P, W, W0, Wc)
     if P.ndim != 2:
         raise ValueError("simulate_elements takes one parameter set P of shape (n, 4), not a batch.")
     n = len(P)
@@ -186,7 +188,7 @@ def simulate_elements(P, W, W0, Wc, r, t_span, T, hold="zoh", nonlinear=None):
     for element in placed.values():
         if hasattr(element, "reset"):
             element.reset()
-    r_of_t = _input_function(r, W0.shape[1])
+    r_of_t = as_input_function(r, W0.shape[1])
     r_values = np.array([r_of_t(tk) for tk in t])  # (N + 1, q)
 
     x = np.zeros(n)  # element states

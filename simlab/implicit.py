@@ -17,25 +17,9 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.integrators import Trajectory, time_grid
-from simlab.validation import as_finite_scalar, as_real_array
+from simlab.validation import as_finite_scalar, as_initial_state, as_state_equation
 
 __all__ = ["backward_euler_linear"]
-
-
-def _check_linear(A, B, x0):
-    """A (n, n), B (n,) and x0 (n,) as float arrays, with the shape rules named."""
-    A = as_real_array(A, "A")
-    A = A.reshape(1, 1) if A.ndim == 0 else A
-    if A.ndim != 2 or A.shape[0] != A.shape[1]:
-        raise ValueError(f"A must be a square matrix, got shape {A.shape}.")
-    n = A.shape[0]
-    B = as_real_array(B, "B").reshape(-1)
-    if B.shape != (n,):
-        raise ValueError(f"B must have n = {n} entries (one input), got {B.size}.")
-    x0 = as_real_array(x0, "x0").reshape(-1)
-    if x0.shape != (n,):
-        raise ValueError(f"x0 must have n = {n} entries, got {x0.size}.")
-    return A, B, x0
 
 
 def backward_euler_linear(A, B, u, t_span, x0, h):
@@ -50,8 +34,9 @@ def backward_euler_linear(A, B, u, t_span, x0, h):
     Parameters
     ----------
     A : array_like, shape (n, n)
-    B : array_like, shape (n,)
-        Input vector of the single input.
+    B : array_like, shape (n,) or (n, 1)
+        Input vector of the single input (shape rules of
+        :func:`simlab.validation.as_state_equation`; n = 0 gives an empty state).
     u : float
         The constant input.
     t_span : (float, float)
@@ -71,7 +56,9 @@ def backward_euler_linear(A, B, u, t_span, x0, h):
     >>> round(float(x[-1, 0]), 6)
     0.999996
     """
-    A, B, x0 = _check_linear(A, B, x0)
+    A, B = as_state_equation(A, B, one_input="backward_euler_linear")
+    B = B[:, 0]  # the input vector of the single input
+    x0 = as_initial_state(x0, len(A))
     u = as_finite_scalar(u, "u")
     t, h = time_grid(t_span, h)
     M = np.linalg.inv(np.eye(len(A)) - h * A)  # (I - hA)^{-1}: one inversion, reused every step

@@ -29,11 +29,21 @@ from scipy import linalg, signal
 from simlab.integrators import GRID_RTOL, NonFiniteStateError
 from simlab.lti import tf2ss
 from simlab.results import Result
-from simlab.validation import as_choice, as_positive_scalar, as_real_array, describe
+from simlab.validation import (
+    HOLDS,
+    as_choice,
+    as_hold,
+    as_initial_state,
+    as_positive_scalar,
+    as_real_array,
+    as_state_equation,
+    as_state_space,
+    describe,
+)
 
 __all__ = ["LinearResponse", "discretize", "lsim", "lsim_loop", "c2d", "HOLDS", "LSIM_METHODS"]
 
-HOLDS = ("zoh", "foh")  #: holds of :func:`discretize` and :func:`lsim`
+# HOLDS, the holds of discretize and lsim, is simlab.validation.HOLDS (elementwise uses it too).
 LSIM_METHODS = ("schur", "modal", "loop")  #: ways :func:`lsim` runs the recurrence
 C2D_METHODS = ("zoh", "foh", "tustin")  #: methods of :func:`c2d`
 
@@ -64,40 +74,7 @@ class LinearResponse(Result):
                 f"steps={len(self.t) - 1}, x shape={self.x.shape}, y shape={self.y.shape})")
 
 
-# --- Argument checking ---
-
-
-def _check_hold(hold):
-    return as_choice(hold, "hold", HOLDS, " (zero-order 零阶 or triangle 三角形 hold)")
-
-
-def _check_A_B(A, B):
-    A = as_real_array(A, "A")
-    A = A.reshape(1, 1) if A.ndim == 0 else A
-    if A.ndim != 2 or A.shape[0] != A.shape[1] or A.shape[0] == 0:
-        raise ValueError(f"A must be a square matrix of shape (n, n), n >= 1, got shape {A.shape}.")
-    n = A.shape[0]
-    B = as_real_array(B, "B")
-    B = B.reshape(-1, 1) if B.ndim < 2 else B  # a scalar or a vector (n,) is one input column
-    if B.ndim != 2 or B.shape[0] != n or B.shape[1] == 0:
-        raise ValueError(f"B must have n = {n} rows: shape ({n}, m) or ({n},), got {B.shape}.")
-    return A, B
-
-
-def _check_C_D(C, D, n, m):
-    C = as_real_array(C, "C")
-    C = C.reshape(1, -1) if C.ndim < 2 else C  # a vector (n,) is one output row
-    if C.ndim != 2 or C.shape[1] != n or C.shape[0] == 0:
-        raise ValueError(f"C must have n = {n} columns: shape (p, {n}) or ({n},), got {C.shape}.")
-    p = C.shape[0]
-    D = as_real_array(D, "D")
-    if D.ndim == 0 and (D == 0 or p * m == 1):
-        D = np.full((p, m), float(D))  # D = 0 means "no feedthrough" whatever the size
-    elif D.ndim == 1 and (p == 1 or m == 1) and D.size == p * m:
-        D = D.reshape(p, m)
-    if D.shape != (p, m):
-        raise ValueError(f"D must have shape (p, m) = ({p}, {m}), got shape {D.shape}.")
-    return C, D
+# --- Argument checking (the state-space shapes: simlab.validation.as_state_space) ---
 
 
 def _check_grid_and_input(t, u, m):
@@ -125,13 +102,6 @@ def _check_grid_and_input(t, u, m):
             f"{f' or ({t.size},)' if m == 1 else ''}; got shape {u.shape}.{hint}"
         )
     return t, u, T
-
-
-def _check_x0(x0, n):
-    x0 = np.zeros(n) if x0 is None else as_real_array(x0, "x0")
-    if x0.size != n or x0.ndim > 2 or (x0.ndim == 2 and 1 not in x0.shape):
-        raise ValueError(f"x0 must have shape ({n},), one value per state, got shape {x0.shape}.")
-    return x0.reshape(n)
 
 
 # --- Phi, Gamma, Gamma_hat ---
@@ -177,6 +147,8 @@ def discretize(A, B, T, hold="zoh"):
     Parameters
     ----------
     A, B : array_like, shapes (n, n) and (n, m); a vector B of shape (n,) is one input column
+        (the rules of :func:`simlab.validation.as_state_equation`; n = 0, a static gain, gives
+        empty Phi and Gamma)
     T : float
         Sample period (采样周期), T > 0.
     hold : {"zoh", "foh"}
@@ -207,9 +179,9 @@ def discretize(A, B, T, hold="zoh"):
     >>> float(Phi[0, 0]), float(Gamma[0, 0]), float(Gamma_hat[0, 0])
     (1.0, 0.5, 0.25)
     """
-    A, B = _check_A_B(A, B)
+    A, B = as_state_equation(A, B)
     T = as_positive_scalar(T, "T")
-    hold = _check_hold(hold)
+    hold = as_hold(hold)
     Phi, Gamma, Gamma_hat = _discretize(A, B, T, hold)
     return (Phi, Gamma) if hold == "zoh" else (Phi, Gamma, Gamma_hat)
 
@@ -293,13 +265,17 @@ _RUNNERS = {"schur": _schur_states, "modal": _modal_states, "loop": _loop_states
 
 
 def _response(A, B, C, D, u, t, hold, x0, method):
-    A, B = _check_A_B(A, B)
-    C, D = _check_C_D(C, D, A.shape[0], B.shape[1])
+    A, B, C, D = as_state_space(A, B, C, D)
+    n = A.shape[0]
     t, u, T = _check_grid_and_input(t, u, B.shape[1])
-    hold, x0 = _check_hold(hold), _check_x0(x0, A.shape[0])
+    hold = as_hold(hold)
+    x0 = np.zeros(n) if x0 is None else as_initial_state(x0, n)
     with np.errstate(over="ignore", invalid="ignore"):
-        x = _RUNNERS[method](A, B, x0, u, T, hold)
+        # n = 0 (a static gain, no states): nothing to run, y = D u
+        x = _RUNNERS[method](A, B, x0, u, T, hold) if n else np.zeros((len(u), 0))
         y = x @ C.T + u @ D.T  # y[k] = C x[k] + D u[k]
+    if n == 0 and not np.all(np.isfinite(y)):
+        raise NonFiniteStateError("the output y = D u overflowed to inf: scale u or D down.")
     if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
         raise NonFiniteStateError(
             f"the state overflowed to inf or NaN within {len(u) - 1} steps: the system is unstable "
@@ -335,6 +311,8 @@ def lsim(A, B, C, D, u, t, hold="zoh", x0=None, method="schur"):
     ----------
     A, B : array_like, shapes (n, n) and (n, m) or (n,)
     C, D : array_like, shapes (p, n) or (n,), and (p, m) or a scalar (0: no feedthrough)
+        The rules of :func:`simlab.validation.as_state_space`. n = 0 (A of shape (0, 0)) is a
+        static gain: y = D u, and ``.x`` has shape (N + 1, 0).
     u, t : array_like, shapes (N + 1,) or (N + 1, m), and (N + 1,)
         Input samples u(t_k) (time along the first axis) on a uniform increasing grid t, e.g.
         ``np.linspace(0, 10, 1001)``; the sample period is T = t[1] - t[0].

@@ -46,55 +46,9 @@ import numpy as np
 
 from simlab.integrators import integrate
 from simlab.results import Result
-from simlab.validation import as_real_array, describe
+from simlab.validation import as_initial_state, as_input_function, as_structure_graph
 
 __all__ = ["closed_loop", "input_derivative_gain", "simulate", "StructureResult"]
-
-
-def _check_structure(P, W, W0, Wc):
-    """Validate P, W, W0, Wc and return them as float arrays (P may be a batch (m, n, 4))."""
-    P = as_real_array(P, "P")
-    if P.ndim == 1 and P.size == 4:
-        P = P.reshape(1, 4)
-    if P.ndim not in (2, 3) or P.shape[-1] != 4:
-        raise ValueError(
-            f"P must have one row [A_i, B_i, C_i, D_i] per element, shape (n, 4) (or a batch of "
-            f"shape (m, n, 4)); got shape {P.shape}."
-        )
-    n = P.shape[-2]
-    W = as_real_array(W, "W")
-    if W.ndim == 0 and n == 1:
-        W = W.reshape(1, 1)
-    if W.shape != (n, n):
-        raise ValueError(
-            f"W must be square with one row and column per element, shape ({n}, {n}) for the "
-            f"{n} rows of P; got shape {W.shape}."
-        )
-    W0 = as_real_array(W0, "W0")
-    if W0.ndim == 1 and W0.shape[0] == n:
-        W0 = W0.reshape(n, 1)
-    if W0.ndim != 2 or W0.shape[0] != n:
-        raise ValueError(
-            f"W0 must have one row per element, shape ({n}, m) for m external inputs; got "
-            f"shape {W0.shape}."
-        )
-    Wc = as_real_array(Wc, "Wc")
-    if Wc.ndim == 1 and Wc.shape[0] == n:
-        Wc = Wc.reshape(1, n)
-    if Wc.ndim != 2 or Wc.shape[1] != n:
-        raise ValueError(
-            f"Wc must have one column per element, shape (p, {n}) for p outputs; got shape "
-            f"{Wc.shape}."
-        )
-    rows = P.reshape(-1, n, 4)
-    empty = np.argwhere((rows[:, :, 0] == 0) & (rows[:, :, 1] == 0))
-    if empty.size:
-        elements = sorted({int(i) + 1 for i in empty[:, 1]})
-        raise ValueError(
-            f"P: element(s) {elements} have A_i = B_i = 0, a zero denominator A_i + B_i s. Each "
-            f"typical element needs A_i or B_i non-zero."
-        )
-    return P, W, W0, Wc
 
 
 def _factor_H(P, W):
@@ -174,7 +128,7 @@ def closed_loop(P, W, W0, Wc):
     >>> A.shape, B.ravel().tolist(), C.tolist()
     ((3, 3), [0.5, 0.0, 0.0], [[0.0, 0.0, 1.0]])
     """
-    P, W, W0, Wc = _check_structure(P, W, W0, Wc)
+    P, W, W0, Wc = as_structure_graph(P, W, W0, Wc)
     if P.ndim == 2:
         A, B, C, _ = _closed_loop_one(P, W, W0, Wc)
         return A, B, C
@@ -188,7 +142,7 @@ def input_derivative_gain(P, W, W0, Wc):
     Returns an array of shape (n, q) (or (m, n, q) for a batch P). It is zero exactly when no
     element that receives r directly (or through D-coupled elements) has D_i != 0.
     """
-    P, W, W0, Wc = _check_structure(P, W, W0, Wc)
+    P, W, W0, Wc = as_structure_graph(P, W, W0, Wc)
     if P.ndim == 2:
         return _closed_loop_one(P, W, W0, Wc)[3]
     return np.stack([_closed_loop_one(p, W, W0, Wc)[3] for p in P])
@@ -222,23 +176,6 @@ class StructureResult(Result):
                 f"elements={self.x.shape[-1]}, seed_compatible={self.seed_compatible})")
 
 
-def _input_function(r, q):
-    """r as a function of t returning shape (q,)."""
-    if callable(r):
-        def function(t):
-            return np.broadcast_to(np.asarray(r(t), dtype=float), (q,))
-        return function
-    value = as_real_array(r, "r")
-    if value.ndim == 0:
-        value = np.full(q, float(value))
-    if value.shape != (q,):
-        raise ValueError(
-            f"r must be a number, a vector of {q} input values or a function r(t); got "
-            f"{describe(r)}."
-        )
-    return lambda t: value
-
-
 def simulate(P, W, W0, Wc, r, t_span, h, method="rk4", x0=None, seed_compatible=False):
     """Simulate a structure graph for the input r(t) with a fixed-step simlab integrator.
 
@@ -260,7 +197,8 @@ def simulate(P, W, W0, Wc, r, t_span, h, method="rk4", x0=None, seed_compatible=
     method : {"rk4", "heun", "euler"}
         Integrator (default RK4, as in the seed programs).
     x0 : array_like, shape (n,), optional
-        Element outputs just before t0 (default zero).
+        Element outputs just before t0 (default zero); for a batch P also (m, n), one row per
+        parameter set.
     seed_compatible : bool
         Reproduce the seed program (drop diag(D) W0 r').
 
@@ -278,14 +216,14 @@ def simulate(P, W, W0, Wc, r, t_span, h, method="rk4", x0=None, seed_compatible=
     >>> result.x.shape, result.y.shape
     ((51, 3), (51,))
     """
-    P, W, W0, Wc = _check_structure(P, W, W0, Wc)
+    P, W, W0, Wc = as_structure_graph(P, W, W0, Wc)
     n, q = W0.shape
     batch = P.ndim == 3
     parts = [_closed_loop_one(p, W, W0, Wc) for p in (P if batch else [P])]
     A = np.stack([p[0] for p in parts])  # (m, n, n)
     B = np.stack([p[1] for p in parts])  # (m, n, q)
     B_d = np.stack([p[3] for p in parts])
-    r_of_t = _input_function(r, q)
+    r_of_t = as_input_function(r, q)
     if seed_compatible:
         B_z, shift = B, np.zeros_like(B_d)
     else:
@@ -293,10 +231,9 @@ def simulate(P, W, W0, Wc, r, t_span, h, method="rk4", x0=None, seed_compatible=
     m = len(A)
     if x0 is None:
         z0 = np.zeros((m, n))
-    else:
-        z0 = np.broadcast_to(as_real_array(x0, "x0"), (m, n)).copy()
-        if z0.shape != (m, n):
-            raise ValueError(f"x0 must have one value per element, shape ({n},); got {np.shape(x0)}.")
+    else:  # checked before it is broadcast over the batch, so a wrong shape gets a clear message
+        z0 = as_initial_state(x0, n, per="element", batch=m if batch else None)
+        z0 = np.broadcast_to(z0, (m, n)).copy()
 
     def f(t, z):
         # z' = A z + B_z r(t), for every parameter set of the batch at once

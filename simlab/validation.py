@@ -4,6 +4,14 @@ Every public function validates its arguments once, at the boundary, through the
 that a student who passes the wrong thing gets a ``TypeError`` or ``ValueError`` whose message
 names the argument, shows what was received and says what was expected. Nothing here is part of
 the teaching API; the helpers are public so that course code and extensions check alike.
+
+Scalars, arrays, time spans and choices: :func:`as_real_array`, :func:`as_finite_scalar`,
+:func:`as_positive_scalar`, :func:`as_time_span`, :func:`as_callable`, :func:`as_choice`,
+:func:`as_hold`. Linear models: :func:`as_state_equation` and :func:`as_state_space` hold the one
+set of shape rules for ``(A, B, C, D)`` (used by ``lti``, ``similarity`` and ``implicit``), and
+:func:`as_initial_state` the one rule for ``x0``. Structure graphs: :func:`as_structure_graph`,
+:func:`as_typical_element` and :func:`as_input_function` (used by ``structure`` and
+``elementwise``).
 """
 
 from __future__ import annotations
@@ -19,6 +27,14 @@ __all__ = [
     "as_time_span",
     "as_callable",
     "as_choice",
+    "as_hold",
+    "HOLDS",
+    "as_state_equation",
+    "as_state_space",
+    "as_initial_state",
+    "as_structure_graph",
+    "as_typical_element",
+    "as_input_function",
     "describe",
 ]
 
@@ -142,3 +158,407 @@ def as_choice(value, name: str, choices, meaning: str = ""):
             f"got {describe(value)}."
         )
     return value
+
+
+#: The holds (保持器) of the discrete similarity method: zero-order and triangle (first-order).
+HOLDS = ("zoh", "foh")
+
+
+def as_hold(hold, name: str = "hold"):
+    """Check that ``hold`` is ``"zoh"`` (zero-order hold) or ``"foh"`` (triangle hold).
+
+    Examples
+    --------
+    >>> as_hold("foh")
+    'foh'
+    """
+    return as_choice(hold, name, HOLDS, " (zero-order 零阶 or triangle 三角形 hold)")
+
+
+# ---------------------------------------------------------------------------------------------
+# Linear models: dx/dt = A x + B u, y = C x + D u
+# ---------------------------------------------------------------------------------------------
+
+
+def _as_matrix(value, name, vector_as):
+    """``value`` as a 2-D float array, and the shape it was given in (for messages).
+
+    A number is 1x1; a 1-D array is a column (``vector_as="column"``) or a row (``"row"``).
+    """
+    array = as_real_array(value, name)
+    if array.ndim == 0:
+        return array.reshape(1, 1), array.shape
+    if array.ndim == 1:
+        return array.reshape((-1, 1) if vector_as == "column" else (1, -1)), array.shape
+    if array.ndim > 2:
+        raise ValueError(
+            f"{name} must be a 2-D array (or 1-D for one {vector_as}), got shape {array.shape}."
+        )
+    return array, array.shape
+
+
+def _require_one_column(B, function, with_D):
+    if B.shape[1] != 1:
+        also = " and D[:, [j]]" if with_D else ""
+        raise ValueError(
+            f"{function} handles one input: B must have exactly one column, got shape {B.shape}. "
+            f"For input j pass B[:, [j]]{also} (MATLAB's iu argument)."
+        )
+
+
+def as_state_equation(A, B, *, one_input: str | None = None):
+    """Check the state equation dx/dt = A x + B u: A (n, n) and B (n, m) as float arrays.
+
+    Shape rules (the same in every function that takes a linear model; see
+    :func:`as_state_space` for C and D):
+
+    * ``A``: shape (n, n); a number is a 1x1 matrix. **n = 0 is allowed**: ``A`` of shape (0, 0)
+      (``[]`` is read as that) is a model without states, a static gain y = D u. This is the
+      MATLAB convention and what ``simlab.lti.tf2ss`` returns for a constant transfer function,
+      so every function accepts what the conversions produce; a function that cannot work
+      without states says so in its own error.
+    * ``B``: shape (n, m) with m >= 1 inputs; a 1-D ``B`` of n entries (or a number, when
+      n = 1) is one input column (n, 1). With n = 0, B has shape (0, m) (``[]`` is (0, 1)).
+
+    Parameters
+    ----------
+    A, B : array_like
+    one_input : str, optional
+        Name of the calling function when it handles one input only: then B must have one
+        column, and the message names the function.
+
+    Returns
+    -------
+    A, B : ndarray, shapes (n, n) and (n, m), float
+
+    Raises
+    ------
+    TypeError
+        If an entry is not a real number.
+    ValueError
+        If an entry is NaN or inf, or a shape breaks a rule above; the message names the
+        argument, the shape received and the shape expected.
+
+    Examples
+    --------
+    >>> A, B = as_state_equation([[0, 1], [-2, -3]], [0, 1])
+    >>> A.shape, B.shape
+    ((2, 2), (2, 1))
+    >>> as_state_equation([], [])[1].shape              # no states: a static gain
+    (0, 1)
+    >>> as_state_equation([[0, 1], [-2, -3]], [[0], [1], [2]])
+    Traceback (most recent call last):
+    ...
+    ValueError: B must have n = 2 rows, one per state, ... (A is 2x2, got B of shape (3, 1)).
+    """
+    A = as_real_array(A, "A")
+    if A.ndim == 0:
+        A = A.reshape(1, 1)
+    elif A.ndim == 1 and A.size == 0:  # [] for a model without states
+        A = A.reshape(0, 0)
+    if A.ndim != 2 or A.shape[0] != A.shape[1]:
+        raise ValueError(
+            f"A must be a square matrix, got shape {A.shape}. A must be square, shape (n, n) for "
+            f"n states (shape (0, 0), or [], for a static gain without states)."
+        )
+    n = A.shape[0]
+    B, received = _as_matrix(B, "B", "column")
+    if B.shape[0] != n:
+        what = f"n = {n} entries" if len(received) < 2 else f"n = {n} rows"
+        raise ValueError(
+            f"B must have {what}, one per state, shape ({n}, m) for m inputs or ({n},) for one "
+            f"input. B must have as many rows as A (A is {n}x{n}, got B of shape {received})."
+        )
+    if B.shape[1] == 0:
+        raise ValueError(
+            f"B must have at least one column, one per input, got B of shape {received}: a model "
+            f"without inputs has nothing to drive it. Give B of shape ({n}, m) with m >= 1."
+        )
+    if one_input:
+        _require_one_column(B, one_input, with_D=False)
+    return A, B
+
+
+def _as_feedthrough(D, p, m):
+    """D (p, m); 0 means no feedthrough for any p, m; a number is D for one input and output."""
+    if D is None:
+        return np.zeros((p, m))
+    D = as_real_array(D, "D")
+    received = D.shape
+    if D.ndim == 0 and (D == 0 or p * m == 1):
+        D = np.full((p, m), float(D))
+    elif D.ndim == 1 and (p == 1 or m == 1) and D.size == p * m:
+        D = D.reshape(p, m)
+    if D.shape != (p, m):
+        raise ValueError(
+            f"D must have shape (p, m) = ({p}, {m}), the rows of C by the columns of B, got shape "
+            f"{received}. D must have shape ({p}, {m}); a number is read as D when p = m = 1, and "
+            f"0 as no feedthrough for any p and m."
+        )
+    return D
+
+
+def as_state_space(A, B, C, D=None, *, one_input: str | None = None, one_output: str | None = None):
+    """Check a state-space model (A, B, C, D) and return it as float arrays.
+
+    .. math:: \\dot x = A x + B u,\\qquad y = C x + D u
+
+    Shape rules: A (n, n), B (n, m), C (p, n), D (p, m), with m >= 1 inputs and p >= 1 outputs.
+
+    * ``A`` and ``B`` as in :func:`as_state_equation`; **n = 0 states is allowed** (a static gain
+      y = D u: A (0, 0), B (0, m), C (p, 0)), the MATLAB convention and what
+      ``simlab.lti.tf2ss`` returns for a constant transfer function.
+    * ``C``: a 1-D ``C`` of n entries (or a number, when n = 1) is one output row (1, n).
+      With n = 0, C has shape (p, 0) (``[]`` is (1, 0)).
+    * ``D``: shape (p, m); a 1-D ``D`` of p m entries is read as (p, m) when p = 1 or m = 1; a
+      number is the 1x1 D when p = m = 1, and 0 means no feedthrough (zeros (p, m)) for any
+      p and m. ``D=None`` also means zeros.
+
+    Parameters
+    ----------
+    A, B, C, D : array_like
+    one_input, one_output : str, optional
+        Name of the calling function when it handles one input (B with one column) or one
+        output (C with one row) only; the message names the function.
+
+    Returns
+    -------
+    A, B, C, D : ndarray, shapes (n, n), (n, m), (p, n), (p, m), float
+
+    Raises
+    ------
+    TypeError
+        If an entry is not a real number.
+    ValueError
+        If an entry is NaN or inf, or a shape breaks a rule above; the message names the
+        argument, the shape received and the shape expected.
+
+    Examples
+    --------
+    >>> A, B, C, D = as_state_space([[-1.0]], 1.0, [2.0], 0)
+    >>> A.shape, B.shape, C.shape, D.shape
+    ((1, 1), (1, 1), (1, 1), (1, 1))
+    >>> [M.shape for M in as_state_space([], [], [], 2.5)]     # the static gain 2.5
+    [(0, 0), (0, 1), (1, 0), (1, 1)]
+    >>> as_state_space([[-1.0]], 1.0, [2.0], [[0, 0]])
+    Traceback (most recent call last):
+    ...
+    ValueError: D must have shape (p, m) = (1, 1), the rows of C by the columns of B, got shape
+    (1, 2). D must have shape (1, 1); a number is read as D when p = m = 1, and 0 as no
+    feedthrough for any p and m.
+    """
+    A, B = as_state_equation(A, B)
+    n = A.shape[0]
+    C, received = _as_matrix(C, "C", "row")
+    if C.shape[1] != n:
+        what = f"n = {n} entries" if len(received) < 2 else f"n = {n} columns"
+        raise ValueError(
+            f"C must have {what}, one per state, shape (p, {n}) for p outputs or ({n},) for one "
+            f"output. C must have as many columns as A (A is {n}x{n}, got C of shape {received})."
+        )
+    if C.shape[0] == 0:
+        raise ValueError(
+            f"C must have at least one row, one per output, got C of shape {received}: a model "
+            f"without outputs shows nothing. Give C of shape (p, {n}) with p >= 1."
+        )
+    D = _as_feedthrough(D, C.shape[0], B.shape[1])
+    if one_input:
+        _require_one_column(B, one_input, with_D=True)
+    if one_output and C.shape[0] != 1:
+        raise ValueError(
+            f"{one_output} handles one output: C must have exactly one row, got shape {C.shape}. "
+            f"For output i pass C[[i], :] and D[[i], :]."
+        )
+    return A, B, C, D
+
+
+def as_initial_state(x0, n: int, *, name: str = "x0", per: str = "state", batch: int | None = None):
+    """Check an initial state: n values, one per state, returned with shape (n,).
+
+    ``x0`` may have shape (n,), or (n, 1) or (1, n) (a MATLAB column or row); a number when
+    n = 1. With ``batch = m`` (a batch of m systems) it may also have shape (m, n), and the
+    result has shape (m, n) (a vector x0 is used for every system of the batch).
+
+    Parameters
+    ----------
+    x0 : array_like
+    n : int
+        Number of states (n = 0 allowed: x0 is then empty).
+    name : str
+        Argument name for messages.
+    per : str
+        What one entry belongs to, for messages: ``"state"``, or ``"element"`` for a structure
+        graph (whose states are the element outputs).
+    batch : int, optional
+        Number of systems m in a batch.
+
+    Examples
+    --------
+    >>> as_initial_state([[1.0], [2.0]], 2)
+    array([1., 2.])
+    >>> as_initial_state([1.0, 2.0, 3.0], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: x0 must have n = 2 entries, one value per state. x0 must have shape (2,), got
+    shape (3,).
+    """
+    x0 = as_real_array(x0, name)
+    if batch is not None and x0.shape == (batch, n):
+        return x0
+    if x0.size == n and (x0.ndim < 2 or (x0.ndim == 2 and 1 in x0.shape)):
+        x0 = x0.reshape(n)
+        return x0 if batch is None else np.broadcast_to(x0, (batch, n)).copy()
+    also = "" if batch is None else f" (or (m, n) = ({batch}, {n}), one row per system of a batch)"
+    raise ValueError(
+        f"{name} must have n = {n} entries, one value per {per}. {name} must have shape "
+        f"({n},){also}, got shape {x0.shape}."
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Structure graphs: typical elements [A_i, B_i, C_i, D_i] and connection matrices W, W0, Wc
+# ---------------------------------------------------------------------------------------------
+
+
+def _zero_denominator_elements(P):
+    """1-based numbers of the elements with A_i = B_i = 0, over every parameter set of P."""
+    rows = P.reshape(-1, P.shape[-2], 4)
+    empty = np.argwhere((rows[:, :, 0] == 0) & (rows[:, :, 1] == 0))
+    return sorted({int(i) + 1 for i in empty[:, 1]})
+
+
+def as_typical_element(row, name: str = "row"):
+    """Check one typical element ``[A, B, C, D]`` of G(s) = (C + D s)/(A + B s), shape (4,).
+
+    The rule for every element of a structure graph (see :func:`as_structure_graph`): the
+    denominator A + B s must not be zero, so A or B is non-zero.
+
+    Examples
+    --------
+    >>> as_typical_element([1, 0.5, 2, 0])
+    array([1. , 0.5, 2. , 0. ])
+    """
+    row = as_real_array(row, name, ndim=1)
+    if row.shape != (4,):
+        raise ValueError(f"{name} must be [A, B, C, D], got shape {row.shape}.")
+    if _zero_denominator_elements(row.reshape(1, 4)):
+        raise ValueError(f"{name} has A = B = 0: the element's denominator A + B s is zero.")
+    return row
+
+
+def _as_connections(W, W0, Wc, n):
+    W = as_real_array(W, "W")
+    if W.ndim == 0 and n == 1:
+        W = W.reshape(1, 1)
+    if W.shape != (n, n):
+        raise ValueError(
+            f"W must be square with one row and column per element, shape ({n}, {n}) for the "
+            f"{n} rows of P; got shape {W.shape}."
+        )
+    W0, received = _as_matrix(W0, "W0", "column")  # the rules of B: a vector is one input
+    if W0.shape[0] != n:
+        raise ValueError(
+            f"W0 must have one row per element, shape ({n}, m) for m external inputs; got "
+            f"shape {received}."
+        )
+    if W0.shape[1] == 0:
+        raise ValueError(f"W0 must have at least one column, one per external input; got shape "
+                         f"{received}.")
+    Wc, received = _as_matrix(Wc, "Wc", "row")  # the rules of C: a vector is one output
+    if Wc.shape[1] != n:
+        raise ValueError(
+            f"Wc must have one column per element, shape (p, {n}) for p outputs; got shape "
+            f"{received}."
+        )
+    if Wc.shape[0] == 0:
+        raise ValueError(f"Wc must have at least one row, one per output; got shape {received}.")
+    return W, W0, Wc
+
+
+def as_structure_graph(P, W, W0, Wc):
+    """Check a structure graph (P, W, W0, Wc) and return it as float arrays.
+
+    Shape rules, for n typical elements, m external inputs and p outputs:
+
+    * ``P``: one row [A_i, B_i, C_i, D_i] per element, shape (n, 4) (a single row (4,) is
+      (1, 4)), or a batch of parameter sets (k, n, 4); every element needs A_i or B_i non-zero
+      (:func:`as_typical_element`). n >= 1: a graph without elements has no output at all
+      (y_out = Wc y holds element outputs only), so it is not a static gain and is refused.
+    * ``W``: (n, n), the element inputs u = W y + W0 r; a number when n = 1.
+    * ``W0``: (n, m); ``Wc``: (p, n). A 1-D W0 is one input column and a 1-D Wc one output row,
+      the rules of B and C in :func:`as_state_space`.
+
+    Returns
+    -------
+    P, W, W0, Wc : ndarray, shapes (n, 4) or (k, n, 4), (n, n), (n, m), (p, n)
+
+    Raises
+    ------
+    TypeError, ValueError
+        For non-numeric or non-finite entries, inconsistent shapes (the message names the
+        argument and the shape expected), or an element with A_i = B_i = 0 (the message gives
+        its number, 1-based).
+
+    Examples
+    --------
+    >>> P, W, W0, Wc = as_structure_graph([[1, 1, 1, 0]], 0, [1], [1])
+    >>> P.shape, W.shape, W0.shape, Wc.shape
+    ((1, 4), (1, 1), (1, 1), (1, 1))
+    """
+    P = as_real_array(P, "P")
+    if P.ndim == 1 and P.size == 4:
+        P = P.reshape(1, 4)
+    if P.ndim not in (2, 3) or P.shape[-1] != 4:
+        raise ValueError(
+            f"P must have one row [A_i, B_i, C_i, D_i] per element, shape (n, 4) (or a batch of "
+            f"shape (m, n, 4)); got shape {P.shape}."
+        )
+    n = P.shape[-2]
+    if n == 0:
+        raise ValueError(
+            f"P has no rows: a structure graph needs at least one typical element, shape (n, 4) "
+            f"with n >= 1; got shape {P.shape}. Without elements there is no output: y_out = Wc y "
+            f"holds element outputs only."
+        )
+    W, W0, Wc = _as_connections(W, W0, Wc, n)
+    elements = _zero_denominator_elements(P)
+    if elements:
+        raise ValueError(
+            f"P: element(s) {elements} have A_i = B_i = 0, a zero denominator A_i + B_i s. Each "
+            f"typical element needs A_i or B_i non-zero."
+        )
+    return P, W, W0, Wc
+
+
+def as_input_function(r, q: int, name: str = "r"):
+    """External input(s) of a structure graph as a function of t returning shape (q,).
+
+    ``r`` may be a number (every input that value: a step switched on at t0), a vector of q
+    values, or a function ``r(t)`` returning a number or q values.
+
+    Examples
+    --------
+    >>> r = as_input_function(2.0, 3)
+    >>> r(0.5)
+    array([2., 2., 2.])
+    """
+    if callable(r):
+        def function(t):
+            value = np.asarray(r(t), dtype=float)
+            try:
+                return np.broadcast_to(value, (q,))
+            except ValueError:
+                raise ValueError(
+                    f"{name}(t) must return a number or a vector of q = {q} input values, shape "
+                    f"({q},); {name}({t!r}) returned an array of shape {value.shape}."
+                ) from None
+        return function
+    value = as_real_array(r, name)
+    if value.ndim == 0:
+        value = np.full(q, float(value))
+    if value.shape != (q,):
+        raise ValueError(
+            f"{name} must be a number, a vector of {q} input values or a function {name}(t); got "
+            f"{describe(r)}."
+        )
+    return lambda t: value

@@ -101,3 +101,13 @@ def test_bad_hold_and_step_are_rejected():
         discretize_element(ELEMENTS["inertia"], 0.1, hold="cubic")
     with pytest.raises(ValueError, match="T must be positive"):
         discretize_element(ELEMENTS["inertia"], 0.0)
+
+
+def test_zero_denominator_element_is_rejected_with_the_structure_graph_rule():
+    """The rule of simlab.validation (A_i or B_i non-zero), for one row and for a graph."""
+    with pytest.raises(ValueError, match=r"row has A = B = 0: the element's denominator"):
+        discretize_element([0.0, 0.0, 1.0, 0.0], 0.1)
+    P = [list(row) for row in LOOP_P]
+    P[2] = [0.0, 0.0, 1.0, 0.0]
+    with pytest.raises(ValueError, match=r"P: element\(s\) \[3\] have A_i = B_i = 0"):
+        simulate_elements(P, LOOP_W, LOOP_W0, LOOP_WC, 1.0, (0, 1), 0.1)

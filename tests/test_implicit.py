@@ -48,3 +48,19 @@ def test_result_is_a_trajectory_that_names_the_method():
 def test_shapes_are_checked_with_the_argument_named(A, B, x0, message):
     with pytest.raises(ValueError, match=message):
         backward_euler_linear(A, B, 1.0, (0.0, 1.0), x0, 0.5)
+
+
+def test_B_may_be_a_column_and_the_single_input_is_required():
+    """The shape rules of simlab.validation.as_state_equation: B (n,) or (n, 1); one input."""
+    column = backward_euler_linear([[-1.0]], [[1.0]], 1.0, (0.0, 1.0), [0.0], 0.25)
+    vector = backward_euler_linear([[-1.0]], [1.0], 1.0, (0.0, 1.0), [0.0], 0.25)
+    np.testing.assert_array_equal(column.x, vector.x)
+    with pytest.raises(ValueError, match=r"backward_euler_linear handles one input: B must have "
+                                         r"exactly one column, got shape \(1, 2\)"):
+        backward_euler_linear([[-1.0]], [[1.0, 2.0]], 1.0, (0.0, 1.0), [0.0], 0.25)
+
+
+def test_a_model_without_states_has_an_empty_state():
+    """n = 0 (the static-gain rule of simlab.validation): nothing to integrate."""
+    t, x = backward_euler_linear([], [], 1.0, (0.0, 1.0), [], 0.25)
+    assert t.shape == (5,) and x.shape == (5, 0)

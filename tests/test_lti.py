@@ -836,3 +836,75 @@ def test_ss2tf_high_order_numerator_keeps_full_relative_accuracy():
 def test_ss2tf_with_zero_output_is_the_zero_transfer_function():
     num, den = ss2tf([[0, 1], [-2, -3]], [[0], [1]], [[0, 0]], 0)
     assert not num.any() and den.tolist() == [1.0, 3.0, 2.0]
+
+
+# ---------------------------------------------------------------------------------------------
+# The package: one module per concept, every name re-exported
+# ---------------------------------------------------------------------------------------------
+
+SUBMODULES = {
+    "forms": {"TF"},
+    "conversions": {"tf2ss", "ss2tf", "tf2zp", "zp2tf", "ss2zp", "zp2ss"},
+    "interconnection": {"series", "parallel", "feedback"},
+    "reduction": {"minreal", "MinrealResult", "hankel_singular_values", "balred", "BalredResult"},
+}
+
+
+@pytest.mark.parametrize("module", sorted(SUBMODULES))
+def test_each_concept_module_holds_its_names_and_the_package_re_exports_them(module):
+    """Oracle: the split of issue 12 (forms, conversions, interconnection, reduction)."""
+    import importlib
+
+    import simlab.lti
+
+    submodule = importlib.import_module(f"simlab.lti.{module}")
+    assert set(submodule.__all__) == SUBMODULES[module]
+    for name in submodule.__all__:
+        assert getattr(simlab.lti, name) is getattr(submodule, name)
+        assert name in simlab.lti.__all__
+
+
+def test_package_all_is_complete_and_the_lazy_top_level_names_are_the_same_objects():
+    import simlab
+    import simlab.lti
+
+    assert set(simlab.lti.__all__) == set().union(*SUBMODULES.values())
+    assert len(simlab.lti.__all__) == len(set(simlab.lti.__all__))
+    for name in ("tf2ss", "ss2tf", "tf2zp", "zp2tf", "ss2zp", "zp2ss", "series", "parallel",
+                 "feedback", "minreal", "balred", "hankel_singular_values", "TF"):
+        assert getattr(simlab, name) is getattr(simlab.lti, name)
+
+
+# ---------------------------------------------------------------------------------------------
+# n = 0 states (a static gain): the rule of simlab.validation.as_state_space
+# ---------------------------------------------------------------------------------------------
+
+
+def test_static_gain_without_states_goes_through_every_state_space_function():
+    """Oracle: MATLAB, G = 1.5 = ss([], zeros(0, 1), zeros(1, 0), 1.5): tf 1.5/1, no poles or
+    zeros, no Hankel singular values, nothing to reduce."""
+    A, B, C, D = tf2ss(3, 2)
+    num, den = ss2tf(A, B, C, D)
+    assert num.tolist() == [1.5] and den.tolist() == [1.0]
+    z, p, k = ss2zp(A, B, C, D)
+    assert z.size == 0 and p.size == 0 and k == 1.5
+    assert hankel_singular_values(A, B, C).shape == (0,)
+    reduced = balred(A, B, C, D, 0)
+    assert reduced.A.shape == (0, 0) and reduced.D.tolist() == [[1.5]]
+
+
+def test_empty_list_shorthand_for_a_model_without_states():
+    num, den = ss2tf([], [], [], 2.0)
+    assert num.tolist() == [2.0] and den.tolist() == [1.0]
+
+
+def test_state_space_shape_errors_are_the_validation_messages():
+    """Oracle: simlab.validation.as_state_space, the one checker (same text as lsim's)."""
+    from simlab.validation import as_state_space
+
+    bad = (GOOD_A, [[1], [2], [3]], GOOD_C, GOOD_D)
+    with pytest.raises(ValueError) as expected:
+        as_state_space(*bad)
+    with pytest.raises(ValueError) as got:
+        ss2tf(*bad)
+    assert str(got.value) == str(expected.value)

@@ -557,3 +557,53 @@ def test_docstring_examples_run():
     """Oracle: the expected output written in each docstring example."""
     failures, tried = doctest.testmod(similarity, optionflags=doctest.ELLIPSIS)
     assert tried >= 5 and failures == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# n = 0 states (a static gain): the same rule as simlab.lti (simlab.validation.as_state_space)
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["schur", "modal", "loop"])
+@pytest.mark.parametrize("hold", ["zoh", "foh"])
+def test_lsim_of_a_static_gain_from_tf2ss_is_y_equals_D_u(method, hold):
+    """Oracle: y = D u exactly for G = 3/2 realised by tf2ss without states (as in MATLAB, where
+    lsim(ss(1.5), u, t) is 1.5 u); before, lti made such models and lsim refused them."""
+    from simlab.lti import tf2ss
+
+    t = np.linspace(0, 1, 11)
+    u = np.sin(3 * t)
+    result = lsim(*tf2ss(3, 2), u, t, hold=hold, method=method)
+    np.testing.assert_array_equal(result.y, 1.5 * u)
+    assert result.x.shape == (11, 0)
+
+
+def test_discretize_without_states_gives_empty_matrices():
+    """Oracle: e^{AT} and m(T) of a 0x0 A are 0x0 and 0xm."""
+    Phi, Gamma, Gamma_hat = discretize(np.zeros((0, 0)), np.zeros((0, 2)), 0.1, hold="foh")
+    assert (Phi.shape, Gamma.shape, Gamma_hat.shape) == ((0, 0), (0, 2), (0, 2))
+
+
+def test_lti_and_similarity_accept_and_reject_the_same_shapes():
+    """Oracle: simlab.validation.as_state_space; the same model gets the same verdict and the
+    same message from ss2tf and lsim."""
+    from simlab.lti import ss2tf
+
+    t = np.linspace(0, 1, 11)
+    static = (np.zeros((0, 0)), np.zeros((0, 1)), np.zeros((1, 0)), 2.0)
+    assert ss2tf(*static)[0].tolist() == [2.0]
+    np.testing.assert_array_equal(lsim(*static, np.ones(11), t).y, np.full(11, 2.0))
+    for bad in [(A2, [[1.0], [2.0], [3.0]], C2, 0.0), (A2, B2, [[1.0, 0.0, 0.0]], 0.0),
+                ([[1.0, 2.0]], B2, C2, 0.0), (A2, B2, C2, np.ones((2, 2))),
+                (A2, np.zeros((2, 0)), C2, 0.0)]:
+        with pytest.raises(ValueError) as from_lti:
+            ss2tf(*bad)
+        with pytest.raises(ValueError) as from_similarity:
+            lsim(*bad, np.ones(11), t)
+        assert str(from_lti.value) == str(from_similarity.value)
+
+
+def test_overflowing_static_gain_raises_non_finite_state_error():
+    t = np.linspace(0, 1, 3)
+    with pytest.raises(NonFiniteStateError, match=r"y = D u overflowed"):
+        lsim([], [], [], 1e300, np.full(3, 1e300), t)

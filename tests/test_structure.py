@@ -182,3 +182,41 @@ def test_closed_loop_matches_python_control_interconnection_for_random_structure
             assert complex(ours) == pytest.approx(complex(overall(s)), rel=1e-8, abs=1e-10)
         checked += 1
     assert checked > 70
+
+
+@pytest.mark.parametrize("P, x0, message", [
+    (seed_P(2), [1.0, 2.0], r"x0 must have n = 3 entries, one value per element\. x0 must have "
+                            r"shape \(3,\), got shape \(2,\)\."),
+    (seed_P(2), np.ones((2, 3)), r"x0 must have shape \(3,\), got shape \(2, 3\)"),
+    (np.stack([seed_P(2), seed_P(3)]), np.ones((3, 3)),
+     r"x0 must have shape \(3,\) \(or \(m, n\) = \(2, 3\), one row per system of a batch\), got "
+     r"shape \(3, 3\)"),
+])
+def test_wrong_x0_shape_gets_the_clear_message_not_a_broadcast_error(P, x0, message):
+    """x0 is checked before it is broadcast over the batch (numpy's 'could not be broadcast'
+    used to reach the user first, and the shape check after it could never run)."""
+    with pytest.raises(ValueError, match=message):
+        simulate(P, SEED_W, SEED_W0, SEED_WC, r=10, t_span=(0, 1), h=0.1, x0=x0)
+
+
+def test_x0_for_a_batch_may_give_one_row_per_parameter_set():
+    """Oracle: each parameter set simulated on its own from its own x0."""
+    P = np.stack([seed_P(2), seed_P(3)])
+    x0 = np.array([[1.0, 0.0, 0.0], [0.0, 0.5, 0.0]])
+    both = simulate(P, SEED_W, SEED_W0, SEED_WC, r=10, t_span=(0, 1), h=0.1, x0=x0)
+    for i in range(2):
+        alone = simulate(P[i], SEED_W, SEED_W0, SEED_WC, r=10, t_span=(0, 1), h=0.1, x0=x0[i])
+        np.testing.assert_allclose(both.x[:, i, :], alone.x, rtol=1e-14, atol=1e-14)
+
+
+def test_input_function_returning_the_wrong_shape_gets_a_clear_message():
+    with pytest.raises(ValueError, match=r"r\(t\) must return a number or a vector of q = 1 input "
+                                         r"values, shape \(1,\); r\(0.0\) returned an array of "
+                                         r"shape \(2,\)"):
+        simulate(seed_P(2), SEED_W, SEED_W0, SEED_WC, r=lambda t: [1.0, 2.0], t_span=(0, 1), h=0.1)
+
+
+def test_structure_graph_without_elements_is_refused():
+    """n = 0 elements is not a static gain (the output Wc y holds element outputs only)."""
+    with pytest.raises(ValueError, match=r"P has no rows: a structure graph needs at least one"):
+        closed_loop(np.zeros((0, 4)), np.zeros((0, 0)), np.zeros((0, 1)), np.zeros((1, 0)))

@@ -1,0 +1,234 @@
+"""The three model forms of linear time-invariant (LTI, 线性定常) systems, and what they share.
+
+In the MATLAB conventions of the modelling lab (lab03):
+
+* transfer function (传递函数) ``(num, den)``: coefficient sequences in descending powers of s,
+  ``G(s) = (b0 s^m + ... + bm) / (a0 s^n + ... + an)``; leading zeros are dropped and a scalar
+  ``num`` is a constant numerator;
+* state space (状态空间) ``(A, B, C, D)``: 2-D float arrays, ``dx/dt = A x + B u``,
+  ``y = C x + D u``, checked by :func:`simlab.validation.as_state_space` (a 1-D ``B`` is read as
+  a column, a 1-D ``C`` as a row, a scalar ``D`` as 1x1; n = 0 states is a static gain);
+* zero-pole-gain (零极点) ``(z, p, k)``: ``G(s) = k (s - z1)...(s - zm) / ((s - p1)...(s - pn))``.
+
+Every function of :mod:`simlab.lti` takes proper models only (deg num <= deg den, the ones a
+state-space model can represent): an improper one is bad input and gets a ValueError naming the
+degrees. An ideal PD controller ``Kd s + Kp`` is written with a fast filter pole,
+``(Kd s + Kp)/(Tf s + 1)``.
+
+This module holds the coefficient normalisation and the degree (properness) checks that the
+conversions, connections and reductions share, and :class:`TF`, a small value type with ``*``,
+``+`` and ``.feedback`` on top of those functions. Used in lab03.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simlab.validation import as_real_array
+
+__all__ = ["TF"]
+
+_EPS = np.finfo(float).eps
+
+
+# ---------------------------------------------------------------------------------------------
+# Coefficients in descending powers of s, and roots (private, shared).
+# ---------------------------------------------------------------------------------------------
+
+
+def _strip(poly):
+    """Drop leading zeros; the zero polynomial becomes ``[0.0]``."""
+    nonzero = np.flatnonzero(poly)
+    return poly[nonzero[0]:].copy() if nonzero.size else np.zeros(1)
+
+
+def _as_poly(value, name):
+    """Coefficients in descending powers of s as a 1-D float array, leading zeros removed."""
+    poly = as_real_array(value, name)
+    if poly.ndim == 0:
+        poly = poly.reshape(1)
+    if poly.ndim != 1:
+        raise ValueError(
+            f"{name} must be a 1-D sequence of coefficients in descending powers of s, got an "
+            f"array of shape {poly.shape}. Example: s^2 + 3s + 2 is [1, 3, 2]."
+        )
+    if poly.size == 0:
+        raise ValueError(f"{name} is empty; give at least one coefficient (0 for the zero gain).")
+    return _strip(poly)
+
+
+def _as_tf(num, den, names=("num", "den")):
+    num, den = _as_poly(num, names[0]), _as_poly(den, names[1])
+    if not den.any():
+        raise ValueError(f"{names[1]} must not be the zero polynomial, got all zeros.")
+    if len(num) > len(den):
+        raise ValueError(
+            f"{names[0]}/{names[1]} is improper: deg {names[0]} = {len(num) - 1} > deg "
+            f"{names[1]} = {len(den) - 1}. simlab works with proper transfer functions "
+            f"(deg num <= deg den), the ones a state-space model can represent; an ideal "
+            f"differentiator cannot be simulated. Add a fast pole, e.g. s/(0.01 s + 1)."
+        )
+    return num, den
+
+
+def _as_roots(value, name):
+    roots = as_real_array(value, name, allow_complex=True)
+    if roots.ndim == 2 and 1 in roots.shape:  # a MATLAB row or column vector
+        roots = roots.ravel()
+    if roots.ndim > 1:
+        raise ValueError(f"{name} must be a 1-D sequence of roots, got shape {roots.shape}.")
+    return roots.reshape(-1)
+
+
+def _poly_from_roots(roots, name):
+    """Monic real polynomial with the given roots; complex roots must come in conjugate pairs."""
+    if roots.size == 0:
+        return np.ones(1)
+    poly = np.atleast_1d(np.poly(roots)).astype(complex)
+    scale = np.abs(np.poly(-np.abs(roots)))  # coefficients of prod(s + |r_i|) bound |poly|
+    if np.any(np.abs(poly.imag) > 1e3 * len(roots) * _EPS * scale):
+        raise ValueError(
+            f"{name} must contain real values or complex conjugate pairs (a + bj with a - bj) "
+            f"so that the polynomial has real coefficients, got {name} = {np.round(roots, 6)}."
+        )
+    return poly.real.copy()
+
+
+# ---------------------------------------------------------------------------------------------
+# The transfer-function value type.
+# ---------------------------------------------------------------------------------------------
+
+
+def _poly_text(poly):
+    """``[6, 17, 38, 39]`` -> ``'6 s^3 + 17 s^2 + 38 s + 39'``."""
+    terms, degree = [], len(poly) - 1
+    for i, c in enumerate(poly):
+        power = degree - i
+        if c == 0 and len(poly) > 1:
+            continue
+        size = f"{abs(c):.6g}"
+        factor = "" if power == 0 else ("s" if power == 1 else f"s^{power}")
+        body = factor if size == "1" and factor else f"{size} {factor}".strip()
+        terms.append((" - " if c < 0 else " + ") + body)
+    text = "".join(terms)
+    return ("-" + text[3:]) if text.startswith(" - ") else text[3:]
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class TF:
+    """Transfer function value ``num/den`` with ``*`` (series), ``+`` (parallel), ``.feedback``.
+
+    Parameters
+    ----------
+    num : array_like or float
+        Numerator coefficients, descending powers of s.
+    den : array_like or float, optional
+        Denominator coefficients; default 1 (a static gain).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simlab.lti import TF
+    >>> G = TF(np.polymul([1, 8], [1, 2, 5]), np.polymul([2, 3], [3, 4, 13]))
+    >>> G
+    TF(num=[1, 10, 21, 40], den=[6, 17, 38, 39])
+    >>> print(G.feedback())                                   # unity negative feedback
+      s^3 + 10 s^2 + 21 s + 40
+    ----------------------------
+     7 s^3 + 27 s^2 + 59 s + 79
+    >>> round(G.dcgain(), 6), (2 * G).num.tolist()
+    (1.025641, [2.0, 20.0, 42.0, 80.0])
+    """
+
+    num: np.ndarray
+    den: np.ndarray = 1.0
+    # The operators call simlab.lti's functions, which import this module: they are imported
+    # where they are used.
+    __array_ufunc__ = None  # so that numpy scalars defer to TF: np.float64(2) * G is a TF
+
+    def __post_init__(self):
+        num, den = _as_tf(self.num, self.den)
+        num.setflags(write=False)
+        den.setflags(write=False)
+        object.__setattr__(self, "num", num)
+        object.__setattr__(self, "den", den)
+
+    @staticmethod
+    def _coerce(other):
+        return other if isinstance(other, TF) else TF(other)
+
+    def __iter__(self):
+        return iter((self.num, self.den))
+
+    def __mul__(self, other):
+        from simlab.lti.interconnection import series
+
+        other = self._coerce(other)
+        return TF(*series(self.num, self.den, other.num, other.den))
+
+    __rmul__ = __mul__
+
+    def __add__(self, other):
+        from simlab.lti.interconnection import parallel
+
+        other = self._coerce(other)
+        return TF(*parallel(self.num, self.den, other.num, other.den))
+
+    __radd__ = __add__
+
+    def __neg__(self):
+        return TF(-self.num, self.den)
+
+    def __sub__(self, other):
+        return self + (-self._coerce(other))
+
+    def __rsub__(self, other):
+        return self._coerce(other) + (-self)
+
+    def __call__(self, s):
+        """Evaluate G(s) at a (complex) point or array, e.g. ``G(1j * w)``."""
+        s = as_real_array(s, "s", allow_complex=True)
+        return np.polyval(self.num, s) / np.polyval(self.den, s)
+
+    def feedback(self, other=1, sign=-1):
+        """Closed loop G / (1 - sign G H) with H = ``other``; see :func:`feedback`."""
+        from simlab.lti.interconnection import feedback
+
+        other = self._coerce(other)
+        return TF(*feedback(self.num, self.den, other.num, other.den, sign))
+
+    def poles(self):
+        """Roots of den."""
+        return np.roots(self.den)
+
+    def zeros(self):
+        """Roots of num (empty for a constant numerator)."""
+        return np.roots(self.num) if self.num.any() else np.zeros(0)
+
+    def dcgain(self):
+        """Steady-state gain G(0) = num(0)/den(0); inf if G has a pole at s = 0 (积分环节)."""
+        num, den = self.num, self.den
+        if not num.any():
+            return 0.0
+        while num[-1] == 0 and den[-1] == 0:  # common factors s cancel in the limit s -> 0
+            num, den = num[:-1], den[:-1]
+        return float(num[-1] / den[-1]) if den[-1] != 0 else float("inf")
+
+    def to_ss(self):
+        """Controllable canonical realisation ``(A, B, C, D)``; see :func:`tf2ss`."""
+        from simlab.lti.conversions import tf2ss
+
+        return tf2ss(self.num, self.den)
+
+    def __repr__(self) -> str:
+        def text(poly):
+            return "[" + ", ".join(f"{c:.6g}" for c in poly) + "]"
+
+        return f"TF(num={text(self.num)}, den={text(self.den)})"
+
+    def __str__(self) -> str:
+        top, bottom = _poly_text(self.num), _poly_text(self.den)
+        width = max(len(top), len(bottom)) + 2
+        return "\n".join([top.center(width).rstrip(), "-" * width, bottom.center(width).rstrip()])
