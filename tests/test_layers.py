@@ -5,6 +5,8 @@
 * No course module imports a lab module other than its own: what two labs share lives in
   ``simlab.course.systems`` (course material) or in the library (general numerics).
 * Numerical modules never import matplotlib; only ``simlab.plotting`` and the course layer draw.
+* Library modules stay readable in one sitting: at most 600 lines each, and no function in the
+  package longer than 80 lines of code (docstring, comments and blank lines not counted).
 """
 
 import ast
@@ -77,3 +79,39 @@ def test_import_rule_checker_sees_function_level_imports(tmp_path):
     module = tmp_path / "hidden.py"
     module.write_text("def f():\n    from simlab.course import lab01_euler_rk4\n")
     assert "simlab.course.lab01_euler_rk4" in _imports(module)
+
+
+MAX_MODULE_LINES = 600
+MAX_FUNCTION_CODE_LINES = 80
+
+
+def _code_lines(lines, node):
+    """Lines of code in a function body: no docstring, no blank or comment-only lines."""
+    start = node.body[0].lineno
+    first = node.body[0]
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+        start = first.end_lineno + 1
+    return sum(1 for number in range(start, node.end_lineno + 1)
+               if lines[number - 1].strip() and not lines[number - 1].strip().startswith("#"))
+
+
+@pytest.mark.parametrize("path", LIBRARY, ids=_relative)
+def test_library_modules_are_at_most_600_lines(path):
+    count = len(path.read_text(encoding="utf-8").splitlines())
+    assert count <= MAX_MODULE_LINES, f"{_relative(path)} has {count} lines; split it by concept"
+
+
+@pytest.mark.parametrize("path", MODULES, ids=_relative)
+def test_no_function_is_longer_than_80_lines_of_code(path):
+    source = path.read_text(encoding="utf-8")
+    lines = source.splitlines()
+    long = [(node.name, _code_lines(lines, node)) for node in ast.walk(ast.parse(source))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and _code_lines(lines, node) > MAX_FUNCTION_CODE_LINES]
+    assert not long, f"{_relative(path)}: functions over {MAX_FUNCTION_CODE_LINES} lines of code: {long}"
+
+
+def test_function_length_counter_skips_docstrings_and_comments():
+    source = 'def f():\n    """Doc.\n\n    More.\n    """\n    # comment\n\n    x = 1\n    return x\n'
+    node = ast.parse(source).body[0]
+    assert _code_lines(source.splitlines(), node) == 2
