@@ -9,9 +9,35 @@ Used in lab05 and lab06 (structure-graph loops) and lab02 (the seed's RK4 lab).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-__all__ = ["step_metrics"]
+__all__ = ["StepMetrics", "step_metrics"]
+
+
+@dataclass(frozen=True)
+class StepMetrics:
+    """Measures of one step response, as returned by :func:`step_metrics`.
+
+    Attributes
+    ----------
+    peak : float
+        Largest value of the response, max_k y_k, in the unit of y.
+    t_peak : float
+        Time of the peak, in the unit of t (s); the first one if the maximum repeats.
+    overshoot : float
+        Percent overshoot sigma = 100 max(0, (peak - y_inf) / y_inf) (%); 0 for a response
+        that never exceeds its final value.
+    settling_time : float
+        2 % settling time t_s (s): the first grid time after which |y - y_inf| <= 0.02 |y_inf|;
+        NaN if the response has not settled by the end of the grid.
+    """
+
+    peak: float
+    t_peak: float
+    overshoot: float
+    settling_time: float
 
 
 def step_metrics(t, y, final):
@@ -30,7 +56,7 @@ def step_metrics(t, y, final):
 
     Returns
     -------
-    dict
+    StepMetrics
         ``peak``, ``t_peak``, ``overshoot`` (percent, 0 for a response that never exceeds its
         final value) and ``settling_time`` (NaN if the response has not settled by t[-1]).
 
@@ -40,11 +66,11 @@ def step_metrics(t, y, final):
     >>> from simlab.response import step_metrics
     >>> t = np.linspace(0, 10, 1001)
     >>> m = step_metrics(t, 1 - np.exp(-t), 1.0)
-    >>> round(m["settling_time"], 2), m["overshoot"]
+    >>> round(m.settling_time, 2), m.overshoot
     (3.92, 0.0)
     """
     peak = int(np.argmax(y))
     outside = np.flatnonzero(np.abs(y - final) > 0.02 * abs(final))
     settling = float(t[outside[-1] + 1]) if outside.size and outside[-1] + 1 < len(t) else float("nan")
-    return {"peak": float(y[peak]), "t_peak": float(t[peak]),
-            "overshoot": float(max(0.0, 100.0 * (y[peak] - final) / final)), "settling_time": settling}
+    return StepMetrics(peak=float(y[peak]), t_peak=float(t[peak]),
+                       overshoot=float(max(0.0, 100.0 * (y[peak] - final) / final)), settling_time=settling)

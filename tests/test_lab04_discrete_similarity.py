@@ -29,7 +29,7 @@ def test_symbolic_gamma_equals_discretize():
 
 def test_series_converges_to_expm():
     rows = lab.series_convergence(0.5)
-    errors = [phi_error for _, phi_error, _ in rows]
+    errors = [row.phi_error for row in rows]
     assert errors[-1] < 1e-13 and all(b <= a for a, b in zip(errors, errors[1:]))
 
 
@@ -47,18 +47,18 @@ def test_exact_responses_are_the_inverse_laplace_transforms(kind, u):
 
 def test_each_hold_is_exact_for_its_inputs_and_orders_elsewhere():
     holds = lab.hold_accuracy()
-    assert max(holds["step"]["zoh"] + holds["step"]["foh"]) < 1e-13
-    assert max(holds["ramp"]["foh"]) < 1e-13
-    assert min(holds["ramp"]["zoh"]) > 1e-3
-    steps = np.array(holds["steps"])
-    zoh_order = np.polyfit(np.log(steps), np.log(holds["sine"]["zoh"]), 1)[0]
-    foh_order = np.polyfit(np.log(steps), np.log(holds["sine"]["foh"]), 1)[0]
+    assert max(holds.step.zoh + holds.step.foh) < 1e-13
+    assert max(holds.ramp.foh) < 1e-13
+    assert min(holds.ramp.zoh) > 1e-3
+    steps = np.array(holds.steps)
+    zoh_order = np.polyfit(np.log(steps), np.log(holds.sine.zoh), 1)[0]
+    foh_order = np.polyfit(np.log(steps), np.log(holds.sine.foh), 1)[0]
     assert zoh_order == pytest.approx(1.0, abs=0.2) and foh_order == pytest.approx(2.0, abs=0.25)
 
 
 def test_similarity_beats_rk4_at_equal_step():
     for row in lab.similarity_versus_rk4(repeats=1):
-        assert row["error_similarity"] < 1e-12 < row["error_rk4"]
+        assert row.error_similarity < 1e-12 < row.error_rk4
 
 
 def test_checks_name_the_typical_mistakes():
@@ -70,3 +70,26 @@ def test_checks_name_the_typical_mistakes():
     from simlab.similarity import discretize
 
     assert lab.check_gamma_hat(discretize(lab.A, lab.B, T, hold="foh")[2], T)
+
+
+def test_run_returns_the_typed_results_and_every_figure_draws_from_them():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    result = lab.run()
+    data = result.data
+    assert isinstance(data, lab.Lab04Results)
+    assert isinstance(data.holds, lab.HoldAccuracy)
+    assert all(isinstance(row, lab.SeriesConvergenceRow) for row in data.series)
+    assert all(isinstance(row, lab.SimilarityVersusRK4Row) for row in data.versus)
+    assert {figure.draw for figure in result.figures} == {
+        lab.plot_hold_accuracy, lab.plot_similarity_versus_rk4}
+    for figure in result.figures:
+        assert any(figure.data is getattr(data, name) for name in ("holds", "versus"))
+        fig = figure.draw(figure.data)
+        try:
+            assert fig.axes
+        finally:
+            plt.close(fig)

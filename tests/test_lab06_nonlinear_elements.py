@@ -7,6 +7,7 @@ import pytest
 
 from simlab.course import lab06_nonlinear_elements as lab
 from simlab.nonlinear import Backlash, Relay
+from simlab.plotting import plot_characteristics
 
 
 def _fundamental(element, A, periods=4, n=40000):
@@ -38,9 +39,9 @@ def test_open_loop_matches_python_control():
 
 def test_linear_loop_elementwise_error_is_first_order():
     accuracy = lab.linear_accuracy()
-    for hold in ("zoh", "foh"):
-        assert accuracy["orders"][hold] == pytest.approx(1.0, abs=0.2)
-    assert all(f < z for f, z in zip(accuracy["foh"], accuracy["zoh"]))
+    for hold in (accuracy.zoh, accuracy.foh):
+        assert hold.order == pytest.approx(1.0, abs=0.2)
+    assert all(f < z for f, z in zip(accuracy.foh.errors, accuracy.zoh.errors))
 
 
 def test_saturated_reference_without_saturation_is_the_linear_response():
@@ -53,42 +54,42 @@ def test_saturated_reference_without_saturation_is_the_linear_response():
 
 def test_saturation_result_converges_to_solve_ivp_at_first_order():
     accuracy = lab.saturation_accuracy()
-    assert accuracy["order"] == pytest.approx(1.0, abs=0.2)
-    assert accuracy["errors"][-1] < 0.02
+    assert accuracy.order == pytest.approx(1.0, abs=0.2)
+    assert accuracy.errors[accuracy.steps.index(min(accuracy.steps))] < 0.02  # at the smallest T
 
 
 def test_tighter_saturation_gives_more_overshoot():
-    runs = lab.saturation_study()
-    overshoots = [run["metrics"]["overshoot"] for run in runs]
+    runs = {run.limit: run for run in lab.saturation_study()}
+    overshoots = [runs[limit].metrics.overshoot for limit in (None, 1.0, 0.8, 0.5)]
     assert overshoots[0] < overshoots[1] < overshoots[2] < overshoots[3]
-    for run in runs[1:]:
-        assert np.max(np.abs(run["u"])) <= run["limit"] + 1e-12
-    assert np.max(np.abs(runs[0]["u"])) > runs[1]["limit"]  # the linear PI output exceeds 1.0
+    for limit in (1.0, 0.8, 0.5):
+        assert np.max(np.abs(runs[limit].u)) <= runs[limit].limit + 1e-12
+    assert np.max(np.abs(runs[None].u)) > runs[1.0].limit  # the linear PI output exceeds 1.0
 
 
 def test_backlash_limit_cycle_agrees_with_harmonic_balance():
     """Oracle: the describing-function prediction (an approximation, so 10 %)."""
     cycle = lab.backlash_limit_cycle()
-    assert cycle["measured_input"]["amplitude"] == pytest.approx(cycle["predicted"]["A"], rel=0.1)
-    assert cycle["measured_output"]["period"] == pytest.approx(cycle["predicted"]["period"], rel=0.1)
+    assert cycle.measured_input.amplitude == pytest.approx(cycle.predicted.A, rel=0.1)
+    assert cycle.measured_output.period == pytest.approx(cycle.predicted.period, rel=0.1)
 
 
 def test_backlash_limit_cycle_amplitude_scales_with_the_gap():
     """Oracle: the loop without backlash is linear, so the limit cycle scales with b."""
-    small = lab.backlash_limit_cycle(b=0.1, t_end=200.0)["measured_output"]["amplitude"]
-    large = lab.backlash_limit_cycle(b=0.3, t_end=200.0)["measured_output"]["amplitude"]
+    small = lab.backlash_limit_cycle(b=0.1, t_end=200.0).measured_output.amplitude
+    large = lab.backlash_limit_cycle(b=0.3, t_end=200.0).measured_output.amplitude
     assert large / small == pytest.approx(3.0, rel=0.05)
 
 
 def test_relay_oscillation_agrees_with_harmonic_balance():
     relay = lab.relay_limit_cycle()
-    assert relay["measured"]["amplitude"] == pytest.approx(relay["predicted"]["A"], rel=0.15)
-    assert relay["measured"]["period"] == pytest.approx(relay["predicted"]["period"], rel=0.1)
+    assert relay.measured.amplitude == pytest.approx(relay.predicted.A, rel=0.15)
+    assert relay.measured.period == pytest.approx(relay.predicted.period, rel=0.1)
 
 
 def test_integrator_works_through_the_dead_zone():
     dead = lab.dead_zone_study()
-    assert abs(dead["error_at_end"]) < 1e-3
+    assert abs(dead.error_at_end) < 1e-3
 
 
 def test_backlash_describing_function_is_zero_inside_the_gap():
@@ -98,6 +99,31 @@ def test_backlash_describing_function_is_zero_inside_the_gap():
 def test_oscillation_measures_a_sine():
     t = np.linspace(0, 50, 50001)
     measured = lab.oscillation(t, 2 + 0.7 * np.sin(2 * np.pi * t / 3.0), 10)
-    assert measured["amplitude"] == pytest.approx(0.7, rel=1e-4)
-    assert measured["period"] == pytest.approx(3.0, rel=1e-4)
-    assert measured["mean"] == pytest.approx(2.0, abs=1e-2)
+    assert measured.amplitude == pytest.approx(0.7, rel=1e-4)
+    assert measured.period == pytest.approx(3.0, rel=1e-4)
+    assert measured.mean == pytest.approx(2.0, abs=1e-2)
+
+
+def test_run_returns_the_typed_results_and_every_figure_draws_from_them():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    result = lab.run()
+    data = result.data
+    assert isinstance(data, lab.Lab06Results)
+    assert isinstance(data.accuracy, lab.LinearAccuracy)
+    assert isinstance(data.saturation_accuracy, lab.SaturationAccuracy)
+    assert [run.limit for run in data.saturation] == [None, 1.0, 0.8, 0.5]
+    assert all(isinstance(run, lab.SaturationRun) for run in data.saturation)
+    assert isinstance(data.backlash, lab.BacklashLimitCycle) and isinstance(data.relay, lab.RelayLimitCycle)
+    assert isinstance(data.dead_zone, lab.DeadZoneStudy)
+    assert {figure.draw for figure in result.figures} == {plot_characteristics, lab.plot_lab06_responses}
+    for figure in result.figures:
+        assert figure.data is data or figure.data is data.elements
+        fig = figure.draw(figure.data)
+        try:
+            assert fig.axes
+        finally:
+            plt.close(fig)

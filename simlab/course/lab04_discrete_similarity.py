@@ -16,6 +16,7 @@ B = [0, 1]^T, y = x1 (G(s) = 1/((s + 1)(s + 2))) unless stated otherwise:
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -30,6 +31,11 @@ __all__ = [
     "B",
     "C",
     "D",
+    "SeriesConvergenceRow",
+    "HoldErrors",
+    "HoldAccuracy",
+    "SimilarityVersusRK4Row",
+    "Lab04Results",
     "phi_symbolic",
     "gamma_symbolic",
     "phi_series",
@@ -50,6 +56,127 @@ A = np.array([[0.0, 1.0], [-2.0, -3.0]])
 B = np.array([[0.0], [1.0]])
 C = np.array([[1.0, 0.0]])
 D = np.array([[0.0]])
+
+
+# ---------------------------------------------------------------------------------------------
+# Results
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeriesConvergenceRow:
+    """One row of :func:`series_convergence`: the truncated series against ``expm``.
+
+    Attributes
+    ----------
+    terms : int
+        Number N of series terms, k = 0 .. N - 1.
+    phi_error : float
+        max |Phi_N(T) - e^{AT}| over the entries (dimensionless, as Phi).
+    gamma_error : float
+        max |m_N(T) - m(T)| over the entries (in the unit of m(T): s times the unit of B).
+    """
+
+    terms: int
+    phi_error: float
+    gamma_error: float
+
+
+@dataclass(frozen=True)
+class HoldErrors:
+    """Max errors of both holds for one input of :func:`hold_accuracy`, one value per T.
+
+    Attributes
+    ----------
+    kind : str
+        The input: ``"step"`` (u = 1), ``"ramp"`` (u = t) or ``"sine"`` (u = sin t).
+    zoh : tuple of float, shape (K,)
+        max_k |y_k - y(t_k)| with the zero-order hold, per sampling period of
+        :attr:`HoldAccuracy.steps` (in the unit of y).
+    foh : tuple of float, shape (K,)
+        The same with the triangle (first-order) hold.
+    """
+
+    kind: str
+    zoh: tuple
+    foh: tuple
+
+
+@dataclass(frozen=True)
+class HoldAccuracy:
+    """Result of :func:`hold_accuracy`: zoh and foh against the exact response, per input and T.
+
+    Attributes
+    ----------
+    steps : tuple of float, shape (K,)
+        The sampling periods T (s).
+    step, ramp, sine : HoldErrors
+        The errors for the step, ramp and sine inputs.
+    """
+
+    steps: tuple
+    step: HoldErrors
+    ramp: HoldErrors
+    sine: HoldErrors
+
+    @property
+    def inputs(self):
+        """The three :class:`HoldErrors`, in the order step, ramp, sine."""
+        return (self.step, self.ramp, self.sine)
+
+
+@dataclass(frozen=True)
+class SimilarityVersusRK4Row:
+    """One row of :func:`similarity_versus_rk4`: both methods at the step T = h.
+
+    Attributes
+    ----------
+    T : float
+        Sampling period of discrete similarity and step h of RK4 (s).
+    error_similarity, error_rk4 : float
+        max_k |y_k - y(t_k)| against the exact response (in the unit of y).
+    time_similarity, time_rk4 : float
+        Best run time of ``repeats`` runs (s).
+    """
+
+    T: float
+    error_similarity: float
+    error_rk4: float
+    time_similarity: float
+    time_rk4: float
+
+
+@dataclass(frozen=True)
+class Lab04Results:
+    """Everything :func:`run` computes (``run().data``).
+
+    Attributes
+    ----------
+    T : float
+        Sampling period of the Phi(T), m(T) and series experiments (s).
+    Phi : ndarray, shape (2, 2)
+        Phi(T) = e^{AT} (dimensionless).
+    Gamma : ndarray, shape (2, 1)
+        m(T) = integral_0^T e^{As} ds B (s times the unit of B).
+    series : tuple of SeriesConvergenceRow
+        The truncated series against expm at T, for 1 .. 20 terms.
+    holds : HoldAccuracy
+        Zero- and triangle-hold errors per input and T.
+    versus : tuple of SimilarityVersusRK4Row
+        Discrete similarity against RK4 at equal step, one row per step.
+    """
+
+    T: float
+    Phi: np.ndarray
+    Gamma: np.ndarray
+    series: tuple
+    holds: HoldAccuracy
+    versus: tuple
+
+
+# ---------------------------------------------------------------------------------------------
+# Experiments
+# ---------------------------------------------------------------------------------------------
 
 
 def phi_symbolic(A_matrix=A):
@@ -97,13 +224,20 @@ def phi_series(A_matrix, T, terms):
 
 
 def series_convergence(T=0.5, max_terms=20):
-    """Error of the truncated series against ``discretize`` (expm) versus the number of terms."""
+    """Error of the truncated series against ``discretize`` (expm) versus the number of terms.
+
+    Returns
+    -------
+    tuple of SeriesConvergenceRow
+        One row per number of terms, 1 .. ``max_terms``.
+    """
     Phi_exact, Gamma_exact = discretize(A, B, T)
     rows = []
     for terms in range(1, max_terms + 1):
         Phi, Gamma = phi_series(A, T, terms)
-        rows.append((terms, float(np.max(np.abs(Phi - Phi_exact))), float(np.max(np.abs(Gamma - Gamma_exact)))))
-    return rows
+        rows.append(SeriesConvergenceRow(terms, float(np.max(np.abs(Phi - Phi_exact))),
+                                         float(np.max(np.abs(Gamma - Gamma_exact)))))
+    return tuple(rows)
 
 
 def exact_response(kind, t):
@@ -132,10 +266,11 @@ def hold_accuracy(steps=(0.05, 0.1, 0.2, 0.5, 1.0), t_end=10.0):
 
     Returns
     -------
-    dict
-        ``steps`` and, for each input kind, ``{"zoh": [...], "foh": [...]}`` of max |y - y_exact|.
+    HoldAccuracy
+        ``steps`` and, per input (``step``, ``ramp``, ``sine``), the max |y - y_exact| of
+        each hold (``zoh``, ``foh``) per T.
     """
-    result = {"steps": list(steps)}
+    by_input = {}
     for kind, make_input in _INPUTS.items():
         errors = {"zoh": [], "foh": []}
         for T in steps:
@@ -143,8 +278,18 @@ def hold_accuracy(steps=(0.05, 0.1, 0.2, 0.5, 1.0), t_end=10.0):
             for hold in ("zoh", "foh"):
                 y = lsim(A, B, C, D, make_input(t), t, hold=hold).y
                 errors[hold].append(float(np.max(np.abs(y - exact_response(kind, t)))))
-        result[kind] = errors
-    return result
+        by_input[kind] = HoldErrors(kind, zoh=tuple(errors["zoh"]), foh=tuple(errors["foh"]))
+    return HoldAccuracy(steps=tuple(float(T) for T in steps), **by_input)
+
+
+def _best_time_and_error(simulate_output, exact, repeats):
+    """Best run time (s) of ``repeats`` calls of ``simulate_output()`` and its max |y - exact|."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        y = simulate_output()
+        best = min(best, time.perf_counter() - start)
+    return best, float(np.max(np.abs(y - exact)))
 
 
 def similarity_versus_rk4(steps=(0.5, 0.2, 0.1, 0.05, 0.02), t_end=10.0, r=5.0, repeats=3):
@@ -152,7 +297,7 @@ def similarity_versus_rk4(steps=(0.5, 0.2, 0.1, 0.05, 0.02), t_end=10.0, r=5.0, 
 
     Returns
     -------
-    list of dict
+    tuple of SimilarityVersusRK4Row
         Per step: ``T``, ``error_similarity``, ``error_rk4`` (max |y - exact|), ``time_similarity``
         and ``time_rk4`` (best of ``repeats``, seconds).
     """
@@ -171,17 +316,11 @@ def similarity_versus_rk4(steps=(0.5, 0.2, 0.1, 0.05, 0.02), t_end=10.0, r=5.0, 
         def by_rk4():
             return rk4(lambda _, x: A_loop @ x + b * r, (0.0, t_end), np.zeros(3), T).x @ c
 
-        timings = {}
-        for name, function in (("similarity", by_similarity), ("rk4", by_rk4)):
-            best = float("inf")
-            for _ in range(repeats):
-                start = time.perf_counter()
-                y = function()
-                best = min(best, time.perf_counter() - start)
-            timings[name] = (best, float(np.max(np.abs(y - exact))))
-        rows.append({"T": T, "error_similarity": timings["similarity"][1], "error_rk4": timings["rk4"][1],
-                     "time_similarity": timings["similarity"][0], "time_rk4": timings["rk4"][0]})
-    return rows
+        time_similarity, error_similarity = _best_time_and_error(by_similarity, exact, repeats)
+        time_rk4, error_rk4 = _best_time_and_error(by_rk4, exact, repeats)
+        rows.append(SimilarityVersusRK4Row(T=T, error_similarity=error_similarity, error_rk4=error_rk4,
+                                           time_similarity=time_similarity, time_rk4=time_rk4))
+    return tuple(rows)
 
 
 def check_phi(Phi, T):
@@ -225,60 +364,76 @@ def check_gamma_hat(Gamma_hat, T):
 
 
 def plot_hold_accuracy(holds):
-    """Lab 04: max error of zero- and first-order-hold discrete similarity versus T, per input."""
+    """Lab 04: max error of zero- and first-order-hold discrete similarity versus T, per input.
+
+    ``holds`` is the :class:`HoldAccuracy` of :func:`hold_accuracy`.
+    """
     fig, axes = subplots(1, 3, figsize=(12, 3.8), sharey=True)
-    steps = holds["steps"]
-    for ax, kind in zip(axes, ("step", "ramp", "sine")):
-        for i, hold in enumerate(("zoh", "foh")):
-            errors = np.maximum(holds[kind][hold], 1e-17)  # exact results drawn at the floor
-            ax.loglog(steps, errors, label=hold, **line_style(i + 1))
-        ax.set(xlabel="T (s)", title=f"{kind} input")
+    for ax, errors in zip(axes, holds.inputs):
+        for i, (hold, values) in enumerate((("zoh", errors.zoh), ("foh", errors.foh))):
+            values = np.maximum(values, 1e-17)  # exact results drawn at the floor
+            ax.loglog(holds.steps, values, label=hold, **line_style(i + 1))
+        ax.set(xlabel="T (s)", title=f"{errors.kind} input")
     axes[0].set_ylabel("max |y - y_exact|")
     axes[0].legend()
     return fig
 
 
 def plot_similarity_versus_rk4(rows):
-    """Lab 04: discrete similarity versus RK4 at equal step, error and run time."""
+    """Lab 04: discrete similarity versus RK4 at equal step, error and run time.
+
+    ``rows`` are the :class:`SimilarityVersusRK4Row` of :func:`similarity_versus_rk4`.
+    """
     fig, (ax, ax_time) = subplots(1, 2, figsize=(10, 4))
-    T = [row["T"] for row in rows]
-    ax.loglog(T, [max(row["error_similarity"], 1e-17) for row in rows], label="discrete similarity (zoh)",
+    T = [row.T for row in rows]
+    ax.loglog(T, [max(row.error_similarity, 1e-17) for row in rows], label="discrete similarity (zoh)",
               **line_style(1))
-    ax.loglog(T, [row["error_rk4"] for row in rows], label="RK4", **line_style(2))
+    ax.loglog(T, [row.error_rk4 for row in rows], label="RK4", **line_style(2))
     ax.set(xlabel="step T = h (s)", ylabel="max |y - y_exact|", title="Accuracy at equal step")
     ax.legend()
-    ax_time.loglog(T, [row["time_similarity"] * 1e3 for row in rows], label="discrete similarity",
+    ax_time.loglog(T, [row.time_similarity * 1e3 for row in rows], label="discrete similarity",
                    **line_style(1))
-    ax_time.loglog(T, [row["time_rk4"] * 1e3 for row in rows], label="RK4", **line_style(2))
+    ax_time.loglog(T, [row.time_rk4 * 1e3 for row in rows], label="RK4", **line_style(2))
     ax_time.set(xlabel="step T = h (s)", ylabel="run time (ms)", title="Cost at equal step")
     ax_time.legend()
     return fig
 
 
+# ---------------------------------------------------------------------------------------------
+# The whole lab
+# ---------------------------------------------------------------------------------------------
+
 
 def run():
-    """Run lab 04 headless."""
+    """Run lab 04 headless: Phi(T), m(T) and the series at T = 0.5, the holds, versus RK4.
+
+    Returns
+    -------
+    ExperimentResult
+        ``data`` is the :class:`Lab04Results`.
+    """
     T = 0.5
     Phi, Gamma = discretize(A, B, T)
-    convergence = series_convergence(T)
-    holds = hold_accuracy()
-    versus = similarity_versus_rk4()
+    results = Lab04Results(T=T, Phi=Phi, Gamma=Gamma, series=series_convergence(T), holds=hold_accuracy(),
+                           versus=similarity_versus_rk4())
+    series, holds = results.series, results.holds
     summary = [
         ("Phi(0.5) = expm(0.5 A)", np.array2string(Phi, precision=5, separator=", ").replace("\n", "")),
         ("m(0.5)", np.array2string(Gamma.ravel(), precision=5, separator=", ")),
         ("series terms for |Phi error| < 1e-10 (T = 0.5)",
-         str(next((n for n, e, _ in convergence if e < 1e-10), f"> {len(convergence)}"))),
+         str(next((row.terms for row in series if row.phi_error < 1e-10), f"> {len(series)}"))),
     ]
-    for kind in ("step", "ramp", "sine"):
-        for hold in ("zoh", "foh"):
-            summary.append((f"{kind} input, {hold}, T = 1: max error", f"{holds[kind][hold][-1]:.2e}"))
-    for row in versus:
-        if row["T"] in (0.1, 0.02):
-            summary.append((f"T = {row['T']:g}: error similarity / RK4",
-                            f"{row['error_similarity']:.1e} / {row['error_rk4']:.1e}"))
-    data = {"Phi": Phi, "Gamma": Gamma, "series": convergence, "holds": holds, "versus": versus}
+    at_1 = holds.steps.index(1.0)
+    for errors in holds.inputs:
+        for hold, values in (("zoh", errors.zoh), ("foh", errors.foh)):
+            summary.append((f"{errors.kind} input, {hold}, T = 1: max error", f"{values[at_1]:.2e}"))
+    for row in results.versus:
+        if row.T in (0.1, 0.02):
+            summary.append((f"T = {row.T:g}: error similarity / RK4",
+                            f"{row.error_similarity:.1e} / {row.error_rk4:.1e}"))
     return ExperimentResult(
         summary=summary,
-        figures=[("lab04_holds", plot_hold_accuracy, holds), ("lab04_versus_rk4", plot_similarity_versus_rk4, versus)],
-        data=data,
+        figures=[("lab04_holds", plot_hold_accuracy, results.holds),
+                 ("lab04_versus_rk4", plot_similarity_versus_rk4, results.versus)],
+        data=results,
     )
