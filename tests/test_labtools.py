@@ -34,7 +34,8 @@ def project(tmp_path):
 def test_strip_solutions_keeps_indentation_and_code_around_the_block():
     lines = ["def f():", f"    {BEGIN}", "    return 1", f"    {END}", "print(f())"]
     assert strip_solutions(lines) == [
-        "def f():", "    # YOUR CODE HERE", "    raise NotImplementedError", "print(f())"]
+        "def f():", "    # YOUR CODE HERE",
+        '    raise NotImplementedError("replace this line with your code, then run the cell")', "print(f())"]
 
 
 def test_strip_solutions_in_markdown_leaves_an_answer_prompt():
@@ -58,6 +59,14 @@ def test_make_lab_clears_outputs_and_removes_solutions():
     assert code["outputs"] == [] and code["execution_count"] is None
     assert "raise NotImplementedError" in "".join(code["source"])
     nbformat.validate(nbformat.reads(json.dumps(lab), as_version=4))
+
+
+def test_stub_cells_let_run_all_go_on():
+    """The cell of a stub is tagged raises-exception (Jupyter's Run All continues past it); others are not."""
+    lab = make_lab(_solution_notebook(), "lab99_demo.ipynb")
+    tags = [cell.get("metadata", {}).get("tags", []) for cell in lab["cells"]]
+    assert tags[2] == ["raises-exception"]
+    assert all("raises-exception" not in t for i, t in enumerate(tags) if i != 2)
 
 
 def test_build_writes_labs_and_check_then_passes(project):

@@ -1,21 +1,40 @@
-"""Self-checks for the lab notebooks (自测).
+"""Self-checks for the lab notebooks (自测): results, comparisons and the tasks of a lab.
 
 A self-check compares a student's answer with a reference that simlab *computes* (never a pasted
-number) and returns a :class:`CheckResult`: it prints as ``correct: ...`` or as ``not yet: ...``
+number) and returns a :class:`CheckResult`: it prints as ``[correct] ...`` or as ``[not yet] ...``
 followed by an explanation of what is off and, where a typical mistake explains the answer, a
 hint that names it ("did you use t_k or t_{k+1} in the slope?").
 
-The generic machinery lives here; each lab's checks live with that lab's experiment module
-(for example :func:`simlab.course.lab01_euler_rk4.check_euler`).
+The tasks of a lab are listed in a :class:`Tasks` table in the lab's module. Each
+:class:`Task` names the variables the task defines in the notebook (its *answers*), the
+notebook parameters its reference depends on (step size, span, gains, ...), the check, and how
+to compute the reference answers. A notebook then checks a task by its name::
+
+    lab.check("2")             # reads y_euler (and h, t0, t1, y0) from the notebook
+    ref = lab.take("y_euler")   # the student's y_euler, or the reference if Task 2 is not done
+
+so that a check after an unfinished task says ``[not yet] Task 2 is not done yet`` instead of
+failing with a NameError, a correct answer stays correct when a documented parameter is
+changed, and a later task can be done before an earlier one (it uses the reference, and says
+so). :meth:`Tasks.take` never binds a name in the notebook: a borrowed reference is never
+mistaken for the student's answer.
+
+The generic machinery lives here; each lab's checks live with that lab's module.
 """
 
 from __future__ import annotations
 
+import math
+import numbers
+import sys
 from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Callable, Mapping
 
 import numpy as np
 
-__all__ = ["CheckResult", "check_array", "check_value"]
+__all__ = ["CheckResult", "check_array", "check_value", "all_of", "Task", "Tasks", "not_done", "Mistake",
+           "ParameterChange"]
 
 
 @dataclass(frozen=True)
@@ -30,31 +49,101 @@ class CheckResult:
         What was checked, e.g. ``"Euler solution y_k"``.
     message : str
         The explanation shown to the student.
+    details : tuple of str
+        Further lines, indented under the message.
+    done : bool
+        False when the task has not been done yet (its answers are not defined); such a result
+        prints as ``[not yet] Task X is not done yet: ...``.
+    expected_hint : bool
+        True where a lab shows a hint on purpose (a check applied to a wrong answer, to show
+        what it says); prints as ``[expected hint] ...`` so that it does not read as a failure.
+        See :meth:`as_expected_hint`.
     """
 
     passed: bool
     title: str
     message: str
     details: tuple = field(default=())
+    done: bool = True
+    expected_hint: bool = False
 
     def __bool__(self) -> bool:
         return self.passed
 
+    @property
+    def status(self) -> str:
+        """``"correct"``, ``"not yet"`` (a wrong answer) or ``"not done"`` (no answer)."""
+        if not self.done:
+            return "not done"
+        return "correct" if self.passed else "not yet"
+
+    def as_expected_hint(self):
+        """This result marked as a hint the lab shows on purpose (printed ``[expected hint]``).
+
+        If the answer unexpectedly passes, it prints ``[correct, but a hint was expected]``.
+        """
+        return CheckResult(self.passed, self.title, self.message, self.details, self.done, True)
+
     def __str__(self) -> str:
-        status = "correct" if self.passed else "not yet"
-        lines = [f"[{status}] {self.title}: {self.message}"]
+        if not self.done:
+            lines = [f"[not yet] {self.title} is not done yet: {self.message}"]
+        elif self.expected_hint:
+            label = "correct, but a hint was expected" if self.passed else "expected hint"
+            lines = [f"[{label}] {self.title}: {self.message}"]
+        else:
+            lines = [f"[{'correct' if self.passed else 'not yet'}] {self.title}: {self.message}"]
         lines += [f"    {line}" for line in self.details]
         return "\n".join(lines)
 
     __repr__ = __str__
 
 
-def _as_numeric(answer):
+def not_done(task, message):
+    """The :class:`CheckResult` of a task whose answers are not defined yet."""
+    return CheckResult(False, f"Task {task}", message, done=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# Comparisons
+# ---------------------------------------------------------------------------------------------
+
+
+def _tolerance(value, name):
+    """A tolerance: a finite real number >= 0 (a misuse of the checker is the author's error)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}.")
+    return float(value)
+
+
+def _describe(answer):
+    if isinstance(answer, np.ndarray):
+        return f"an array of dtype {answer.dtype}"
+    return type(answer).__name__
+
+
+def _as_real(answer):
+    """``answer`` as a float array, or a reason why it is not a real number or array of them."""
+    if answer is None:
+        return None, "got None (did the cell compute it, or only print it?)"
+    if isinstance(answer, (bool, np.bool_, str, bytes)):
+        return None, f"got {_describe(answer)} {answer!r}"
     try:
-        array = np.asarray(answer, dtype=float)
+        array = np.asarray(answer)
     except (TypeError, ValueError):
-        return None
-    return array
+        return None, f"got {_describe(answer)}, not a rectangular array"
+    if array.dtype == bool:
+        return None, "got True/False values, not numbers"
+    if np.iscomplexobj(array):
+        if np.all(array.imag == 0):
+            array = array.real
+        else:
+            return None, "got complex numbers; the answer is real"
+    if array.dtype == object or not np.issubdtype(array.dtype, np.number):
+        try:
+            array = array.astype(float)
+        except (TypeError, ValueError):
+            return None, f"got {_describe(answer)} that does not convert to numbers"
+    return array.astype(float), None
 
 
 def check_array(title, answer, reference, *, rtol=1e-9, atol=1e-12, alternatives=(), what="values"):
@@ -65,11 +154,12 @@ def check_array(title, answer, reference, *, rtol=1e-9, atol=1e-12, alternatives
     title : str
         What is being checked (shown to the student).
     answer : array_like
-        The student's result.
+        The student's result; it must be real (complex, boolean and text answers are never
+        correct).
     reference : array_like
         The reference computed by simlab.
     rtol, atol : float
-        Tolerances of ``numpy.isclose``.
+        Tolerances of ``numpy.isclose`` (finite, >= 0).
     alternatives : sequence of (array_like, str)
         Results of typical mistakes with the hint to give when the answer matches one.
     what : str
@@ -79,12 +169,11 @@ def check_array(title, answer, reference, *, rtol=1e-9, atol=1e-12, alternatives
     -------
     CheckResult
     """
+    rtol, atol = _tolerance(rtol, "rtol"), _tolerance(atol, "atol")
     reference = np.asarray(reference, dtype=float)
-    array = _as_numeric(answer)
-    if answer is None or array is None:
-        return CheckResult(
-            False, title, f"expected an array of numbers, got {type(answer).__name__}."
-        )
+    array, problem = _as_real(answer)
+    if problem:
+        return CheckResult(False, title, f"expected an array of real numbers, {problem}.")
     if array.shape != reference.shape:
         hint = ""
         if array.ndim == reference.ndim == 1 and array.size == reference.size - 1:
@@ -128,16 +217,25 @@ def check_array(title, answer, reference, *, rtol=1e-9, atol=1e-12, alternatives
 def check_value(title, answer, reference, *, rtol=1e-6, atol=1e-9, alternatives=(), unit=""):
     """Compare a scalar answer with a computed reference; see :func:`check_array`.
 
+    The answer must be one real number (a one-element array counts); True/False, complex
+    numbers and text are never correct.
+
     Examples
     --------
     >>> from simlab.course.check import check_value
     >>> print(check_value("y(2)", 11.778, 11.778112, rtol=1e-4))
     [correct] y(2): 11.778 matches the reference 11.7781.
+    >>> print(check_value("y(2)", True, 1.0))
+    [not yet] y(2): expected a single real number, got True/False.
     """
-    try:
-        value = float(np.asarray(answer, dtype=float).item())
-    except (TypeError, ValueError):
-        return CheckResult(False, title, f"expected a single number, got {answer!r}.")
+    rtol, atol = _tolerance(rtol, "rtol"), _tolerance(atol, "atol")
+    if isinstance(answer, (bool, np.bool_)):
+        return CheckResult(False, title, "expected a single real number, got True/False.")
+    array, problem = _as_real(answer)
+    if problem or array.size != 1:
+        got = problem or f"got {array.size} numbers (shape {array.shape})"
+        return CheckResult(False, title, f"expected a single real number, {got}.")
+    value = float(array.ravel()[0])
     reference = float(reference)
     suffix = f" {unit}" if unit else ""
     if not np.isfinite(value):
@@ -152,3 +250,186 @@ def check_value(title, answer, reference, *, rtol=1e-6, atol=1e-9, alternatives=
         title,
         f"your value {value:.6g}{suffix} differs from the reference by {value - reference:+.3g}{suffix}.",
     )
+
+
+def all_of(title, results):
+    """One result for several checks: correct when all are; otherwise the first that is not.
+
+    Every result is listed under the message, so that a student sees each part.
+    """
+    results = tuple(results)
+    failed = [result for result in results if not result.passed]
+    details = tuple(str(result) for result in results)
+    if not failed:
+        return CheckResult(True, title, f"all {len(results)} parts are correct.", details)
+    return CheckResult(False, title, f"{len(failed)} of {len(results)} parts are not yet correct; "
+                       f"the first: {failed[0].title}: {failed[0].message}", details)
+
+
+# ---------------------------------------------------------------------------------------------
+# The tasks of a lab
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Task:
+    """One task of a lab: what it defines in the notebook and how it is checked.
+
+    Attributes
+    ----------
+    name : str
+        The task's label in the notebook ("2", "A1").
+    answers : tuple of str
+        Names the task's cell defines in the notebook, passed to ``check`` in this order.
+    check : callable ``check(*answers, **parameters) -> CheckResult``
+        The self-check.
+    parameters : tuple of str
+        Notebook names the reference depends on (``"h"``, ``"t0"``, ...), passed to ``check``
+        and ``reference`` as keywords when the notebook defines them (else the lab's defaults,
+        the keyword defaults of ``check``, apply).
+    reference : callable ``reference(**parameters) -> dict``, optional
+        The reference answers ``{name: value}``, for later cells that need an answer of this
+        task while it is not done (see :meth:`Tasks.take`).
+    title : str
+        Short description, for messages and the grader's feedback.
+    also : tuple of str
+        Further names the task defines that later cells use but the check does not (an
+        intermediate result, the object a library call returned); ``reference`` gives them too.
+    """
+
+    name: str
+    answers: tuple
+    check: Callable
+    parameters: tuple = ()
+    reference: Callable | None = None
+    title: str = ""
+    also: tuple = ()
+
+
+class Tasks(Mapping):
+    """The tasks of a lab, by name; checks and references read the notebook's own variables.
+
+    A lab module defines ``TASKS = Tasks(Task(...), ...)`` and exposes ``check = TASKS.check`` and
+    ``take = TASKS.take``. Called from a notebook cell, both read the variables of the
+    notebook (its global namespace); pass ``namespace=`` to use another mapping (the grader and
+    the tests do).
+    """
+
+    def __init__(self, *tasks):
+        self._tasks = {}
+        for task in tasks:
+            if not isinstance(task, Task):
+                raise TypeError(f"Tasks takes Task objects, got {type(task).__name__}.")
+            if task.name in self._tasks:
+                raise ValueError(f"two tasks are called {task.name!r}.")
+            self._tasks[task.name] = task
+        self._owner = {name: task for task in tasks for name in task.answers + task.also}
+
+    def __getitem__(self, name):
+        try:
+            return self._tasks[name]
+        except KeyError:
+            raise KeyError(f"no task {name!r}; the tasks are {', '.join(self._tasks)}.") from None
+
+    def __iter__(self):
+        return iter(self._tasks)
+
+    def __len__(self):
+        return len(self._tasks)
+
+    @staticmethod
+    def _caller_namespace(namespace, depth=2):
+        if namespace is not None:
+            return namespace
+        return sys._getframe(depth).f_globals
+
+    def parameters(self, name, namespace):
+        """The parameters of task ``name`` that ``namespace`` defines (the rest take defaults)."""
+        return {key: namespace[key] for key in self[name].parameters if key in namespace}
+
+    def missing(self, name, namespace):
+        """Names of task ``name``'s answers that ``namespace`` does not define."""
+        return [answer for answer in self[name].answers if answer not in namespace]
+
+    def check(self, name, namespace=None, **answers):
+        """Check task ``name`` with the answers and parameters defined in the notebook.
+
+        Returns ``[not yet] Task X is not done yet`` when an answer is not defined, and the
+        check's own result otherwise. Keyword arguments give answers explicitly (for example
+        ``check("2", y_euler=y_seed)`` to see what the check of Task 2 says about other numbers).
+        """
+        namespace = self._caller_namespace(namespace)
+        task = self[name]
+        unknown = set(answers) - set(task.answers)
+        if unknown:
+            raise TypeError(f"Task {name} has the answers {', '.join(task.answers)}; got {', '.join(sorted(unknown))}.")
+        namespace = {**namespace, **answers} if answers else namespace
+        missing = self.missing(name, namespace)
+        if missing:
+            names = ", ".join(missing)
+            return not_done(name, f"{names} {'is' if len(missing) == 1 else 'are'} not defined; "
+                                  f"do the task in the cell above (replace `raise NotImplementedError` "
+                                  f"with your code) and run it.")
+        answers = [namespace[answer] for answer in task.answers]
+        return task.check(*answers, **self.parameters(name, namespace))
+
+    def take(self, *names, namespace=None):
+        """The notebook's values of ``names``, with the reference for those not defined yet.
+
+        Returns a namespace with one attribute per name. For every task whose answer is missing
+        it prints one line, ``Task X is not done yet: this cell uses the reference ...``. The
+        notebook's own variables are never changed.
+        """
+        namespace = self._caller_namespace(namespace)
+        values, borrowed = {}, {}
+        for name in names:
+            if name in namespace:
+                values[name] = namespace[name]
+                continue
+            task = self._owner.get(name)
+            if task is None or task.reference is None:
+                raise KeyError(f"{name!r} is not defined and no task of this lab gives a reference for it.")
+            borrowed.setdefault(task.name, []).append(name)
+        for task_name, missing in borrowed.items():
+            task = self[task_name]
+            reference = task.reference(**self.parameters(task_name, namespace))
+            values.update({name: reference[name] for name in missing})
+            print(f"Task {task_name} is not done yet: this cell uses the reference {', '.join(missing)}.")
+        return SimpleNamespace(**values)
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A typical mistake in a task, and the hint its self-check must give (the lab's catalogue).
+
+    Attributes
+    ----------
+    task : str
+        The task's name.
+    what : str
+        The mistake in a few words.
+    correct, wrong : str
+        A piece of the solution's code and what the mistake makes of it (a textual edit of the
+        task cell: the tests and the grader apply it to the solution notebook).
+    hint : str
+        Text that the task's check must print for the mistaken answer.
+    """
+
+    task: str
+    what: str
+    correct: str
+    wrong: str
+    hint: str
+
+
+@dataclass(frozen=True)
+class ParameterChange:
+    """A documented parameter of a lab and another value for it: the lab must stay correct.
+
+    ``assignment`` is the line of the solution notebook that sets the parameter and
+    ``changed`` that line with the other value.
+    """
+
+    name: str
+    assignment: str
+    changed: str

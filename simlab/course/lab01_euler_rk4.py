@@ -15,8 +15,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from simlab.course import ExperimentResult
-from simlab.course.check import check_array, check_value
-from simlab.integrators import euler, heun, rk4
+from simlab.course.check import (
+    CheckResult,
+    Mistake,
+    ParameterChange,
+    Task,
+    Tasks,
+    all_of,
+    check_array,
+    check_value,
+)
+from simlab.integrators import euler, heun, integrate, rk4
 from simlab.plotting import line_style, subplots
 from simlab.results import Result
 
@@ -36,14 +45,25 @@ __all__ = [
     "check_euler",
     "check_heun",
     "check_rk4",
+    "check_errors",
     "check_exact",
+    "check_solve_ivp",
     "check_seed_line_value",
+    "check_seed_closed_form",
+    "check_euler_closed_form",
+    "TASKS",
+    "MISTAKES",
+    "PARAMETER_CHANGES",
+    "check",
+    "take",
+    "results",
     "run",
     "plot_lab01_methods",
 ]
 
 #: Time span, initial value and step of the seed experiment.
 T_SPAN = (0.0, 2.0)
+T0, T1 = T_SPAN
 Y0 = 1.0
 H = 0.1
 
@@ -53,10 +73,13 @@ def rhs(t, y):
     return t + y
 
 
-def exact(t):
-    """Exact solution y(t) = 2 e^t - t - 1 of y' = t + y, y(0) = 1."""
+def exact(t, t0=T0, y0=Y0):
+    """Exact solution of y' = t + y, y(t0) = y0: y(t) = (y0 + t0 + 1) e^{t - t0} - t - 1.
+
+    For the seed's y(0) = 1 this is 2 e^t - t - 1.
+    """
     t = np.asarray(t, dtype=float)
-    return 2.0 * np.exp(t) - t - 1.0
+    return (y0 + t0 + 1.0) * np.exp(t - t0) - t - 1.0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -167,8 +190,8 @@ class Lab01Results:
 # ---------------------------------------------------------------------------------------------
 
 
-def compare_methods(h=H):
-    """Solve the seed problem by Euler, improved Euler and RK4 with step ``h``.
+def compare_methods(h=H, t0=T0, t1=T1, y0=Y0):
+    """Solve the seed problem by Euler, improved Euler and RK4 with step ``h`` (from y(t0) = y0).
 
     Returns
     -------
@@ -186,9 +209,9 @@ def compare_methods(h=H):
     """
     solutions = {}
     for name, method in (("euler", euler), ("heun", heun), ("rk4", rk4)):
-        trajectory = method(rhs, T_SPAN, Y0, h)
+        trajectory = method(rhs, (t0, t1), y0, h)
         solutions[name] = trajectory.x
-    y_exact = exact(trajectory.t)
+    y_exact = exact(trajectory.t, t0, y0)
     return MethodComparison(
         t=trajectory.t,
         y=solutions,
@@ -218,7 +241,7 @@ def seed_euler_line(h=H, t_span=T_SPAN, y0=Y0):
     return SeedEulerLine(t=t0 + h * np.arange(n + 1), y=y, h=h)
 
 
-def solve_ivp_reference(t_eval=None, rtol=1e-12, atol=1e-12):
+def solve_ivp_reference(t_eval=None, rtol=1e-12, atol=1e-12, t0=T0, t1=T1, y0=Y0):
     """The seed problem solved by ``scipy.integrate.solve_ivp`` (RK45, tight tolerances).
 
     This is the Python counterpart of the seed's "选用MATLAB ode函数完成" (use MATLAB's ode45).
@@ -231,30 +254,31 @@ def solve_ivp_reference(t_eval=None, rtol=1e-12, atol=1e-12):
     from scipy.integrate import solve_ivp
 
     if t_eval is None:
-        t_eval = np.linspace(*T_SPAN, 21)
-    solution = solve_ivp(rhs, T_SPAN, [Y0], t_eval=t_eval, rtol=rtol, atol=atol, method="RK45")
+        t_eval = np.linspace(t0, t1, 21)
+    solution = solve_ivp(rhs, (t0, t1), [y0], t_eval=t_eval, rtol=rtol, atol=atol, method="RK45")
     return SolveIvpReference(t=solution.t, y=solution.y[0], method="RK45", rtol=rtol, atol=atol,
                              nfev=int(solution.nfev))
 
 
 # ---------------------------------------------------------------------------------------------
-# Typical mistakes, for the hints of the self-checks.
+# Self-checks. Each takes the notebook's parameters h, t0, t1, y0 (the lab's values by default),
+# so that a correct answer stays correct when a student changes them.
 # ---------------------------------------------------------------------------------------------
 
 
-def _replay(step, h=H):
-    """Run y_{k+1} = step(t_k, y_k, h) over the seed grid: the scaffold of the mistakes below."""
-    n = round((T_SPAN[1] - T_SPAN[0]) / h)
+def _replay(step, h=H, t0=T0, t1=T1, y0=Y0):
+    """Run y_{k+1} = step(t_k, y_k, h) on the grid of (h, t0, t1): the scaffold of the mistakes."""
+    n = round((t1 - t0) / h)
     y = np.empty(n + 1)
-    y[0] = Y0
+    y[0] = y0
     for k in range(n):
-        y[k + 1] = step(T_SPAN[0] + k * h, y[k], h)
+        y[k + 1] = step(t0 + k * h, y[k], h)
     return y
 
 
-def _euler_with_next_time(h=H):
+def _euler_with_next_time(h=H, t0=T0, t1=T1, y0=Y0):
     """Euler with the slope evaluated at t_{k+1} instead of t_k (a common slip)."""
-    return _replay(lambda t, y, h: y + h * rhs(t + h, y), h)
+    return _replay(lambda t, y, h: y + h * rhs(t + h, y), h, t0, t1, y0)
 
 
 def _rk4_full_steps(t, y, h):
@@ -265,112 +289,274 @@ def _rk4_full_steps(t, y, h):
     return y + h * (k1 + 2 * k2 + 2 * k3 + k4) / 6
 
 
-def _rk4_without_half_steps(h=H):
+def _rk4_without_half_steps(h=H, t0=T0, t1=T1, y0=Y0):
     """RK4 with h instead of h/2 inside K2 and K3 (another common slip)."""
-    return _replay(_rk4_full_steps, h)
+    return _replay(_rk4_full_steps, h, t0, t1, y0)
 
 
-def _heun_without_time_advance(h=H):
+def _heun_without_time_advance(h=H, t0=T0, t1=T1, y0=Y0):
     """Improved Euler with the corrector slope taken at t_k instead of t_{k+1} (a common slip)."""
-    return _replay(lambda t, y, h: y + h / 2 * (rhs(t, y) + rhs(t, y + h * rhs(t, y))), h)
+    return _replay(lambda t, y, h: y + h / 2 * (rhs(t, y) + rhs(t, y + h * rhs(t, y))), h, t0, t1, y0)
 
 
-def check_euler(y, h=H):
-    """Self-check of a student's Euler solution y_0 .. y_N of the seed problem."""
-    reference = euler(rhs, T_SPAN, Y0, h).x
+def _solutions(h, t0, t1, y0):
+    """The three library solutions on the grid of (h, t0, t1) from y0, by method name."""
+    return {name: integrate(rhs, (t0, t1), y0, h, name).x for name in ("euler", "heun", "rk4")}
+
+
+def check_euler(y_euler, h=H, t0=T0, t1=T1, y0=Y0):
+    """Self-check of a student's Euler solution y_0 .. y_N of the seed problem (Task 2)."""
+    reference = _solutions(h, t0, t1, y0)
     return check_array(
         "Euler solution y_k",
-        y,
-        reference,
+        y_euler,
+        reference["euler"],
         what="y_k",
         alternatives=[
-            (seed_euler_line(h).y, "these are the seed program's numbers: its line uses 2*h "
-             "where the slope needs t_k. Use y[k+1] = y[k] + h*(t[k] + y[k])."),
-            (_euler_with_next_time(h), "close: did you use t_{k+1} instead of t_k in the slope? "
-             "Euler's method takes the slope at the start of the step."),
-            (heun(rhs, T_SPAN, Y0, h).x, "these are improved-Euler (Heun) values; plain Euler "
-             "uses one slope per step."),
-            (rk4(rhs, T_SPAN, Y0, h).x, "these are RK4 values; plain Euler uses one slope per step."),
-            (exact(np.linspace(*T_SPAN, len(reference))), "these are the exact values, not Euler's."),
+            (seed_euler_line(h, (t0, t1), y0).y, "these are the seed program's numbers: its line uses "
+             "2*h where the slope needs t_k. Use y[k+1] = y[k] + h*(t[k] + y[k])."),
+            (_euler_with_next_time(h, t0, t1, y0), "close: did you use t_{k+1} instead of t_k in the "
+             "slope? Euler's method takes the slope at the start of the step."),
+            (reference["heun"], "these are improved-Euler (Heun) values; plain Euler uses one slope "
+             "per step."),
+            (reference["rk4"], "these are RK4 values; plain Euler uses one slope per step."),
+            (exact(t0 + h * np.arange(len(reference["euler"])), t0, y0),
+             "these are the exact values, not Euler's."),
         ],
     )
 
 
-def check_heun(y, h=H):
-    """Self-check of a student's improved-Euler solution of the seed problem."""
-    reference = heun(rhs, T_SPAN, Y0, h).x
+def check_heun(y_heun, h=H, t0=T0, t1=T1, y0=Y0):
+    """Self-check of a student's improved-Euler solution of the seed problem (Task 3a)."""
+    reference = _solutions(h, t0, t1, y0)
     return check_array(
         "improved Euler solution y_k",
-        y,
-        reference,
+        y_heun,
+        reference["heun"],
         what="y_k",
         alternatives=[
-            (euler(rhs, T_SPAN, Y0, h).x, "these are plain Euler values; the improved method "
-             "averages the slope at t_k and the slope at the predicted point at t_{k+1}."),
-            (_heun_without_time_advance(h), "the second slope K2 belongs to the end of the step: "
-             "evaluate f at t_k + h (and y_k + h K1), not at t_k."),
+            (reference["euler"], "these are plain Euler values; the improved method averages the "
+             "slope at t_k and the slope at the predicted point at t_{k+1}."),
+            (_heun_without_time_advance(h, t0, t1, y0), "the second slope K2 belongs to the end of "
+             "the step: evaluate f at t_k + h (and y_k + h K1), not at t_k."),
         ],
     )
 
 
-def check_rk4(y, h=H):
-    """Self-check of a student's RK4 solution of the seed problem."""
-    reference = rk4(rhs, T_SPAN, Y0, h).x
+def check_rk4(y_rk4, h=H, t0=T0, t1=T1, y0=Y0):
+    """Self-check of a student's RK4 solution of the seed problem (Task 3b)."""
+    reference = _solutions(h, t0, t1, y0)
     return check_array(
         "RK4 solution y_k",
-        y,
-        reference,
+        y_rk4,
+        reference["rk4"],
         what="y_k",
         alternatives=[
-            (_rk4_without_half_steps(h), "K2 and K3 are taken at the middle of the step: use "
-             "t_k + h/2 and y_k + h*K/2, not t_k + h."),
-            (euler(rhs, T_SPAN, Y0, h).x, "these are Euler values."),
+            (_rk4_without_half_steps(h, t0, t1, y0), "K2 and K3 are taken at the middle of the step: "
+             "use t_k + h/2 and y_k + h*K/2, not t_k + h."),
+            (reference["euler"], "these are Euler values."),
         ],
     )
 
 
-def check_exact(expression):
-    """Self-check of the exact solution y(t) found with sympy (an expression in ``t``)."""
-    import sympy as sp
+def check_errors(err_euler, err_heun, err_rk4, h=H, t0=T0, t1=T1, y0=Y0):
+    """Self-check of the global errors e_k = y_k - y(t_k) of the three library runs (Task 4)."""
+    reference = _solutions(h, t0, t1, y0)
+    y_exact = exact(t0 + h * np.arange(len(reference["euler"])), t0, y0)
+    results = []
+    for label, key, err in (("Euler", "euler", err_euler), ("improved Euler", "heun", err_heun),
+                            ("RK4", "rk4", err_rk4)):
+        ref = reference[key] - y_exact
+        results.append(check_array(
+            f"{label} errors e_k", err, ref, what="errors",
+            alternatives=[(-ref, "the sign is reversed: e_k = y_k - y(t_k), numerical minus exact.")]))
+    return all_of("errors e_k of the three methods", results)
 
-    from simlab.course.check import CheckResult
+
+def check_exact(y_exact_expr, t0=T0, y0=Y0):
+    """Self-check of the exact solution y(t) found with sympy, an expression in ``t`` (Task 1)."""
+    import sympy as sp
 
     def result(passed, message):
         return CheckResult(passed, "exact solution", message)
 
     try:
-        expr = sp.sympify(expression)
+        expr = sp.sympify(y_exact_expr)
     except (sp.SympifyError, TypeError):
-        return result(False, f"expected a sympy expression in t, got {expression!r}.")
+        return result(False, f"expected a sympy expression in t, got {y_exact_expr!r}.")
     if isinstance(expr, sp.Equality):  # dsolve returns Eq(y(t), ...)
         expr = expr.rhs
     names = {symbol.name for symbol in expr.free_symbols}
     if names - {"t"}:
-        return result(False, f"the expression still contains {sorted(names - {'t'})}; "
-                      "use the initial condition y(0) = 1 to fix the constant (ics= in dsolve).")
+        return result(False, f"the expression still contains {sorted(names - {'t'})}; use the initial "
+                      f"condition y({t0:g}) = {y0:g} to fix the constant (ics= in dsolve).")
     t = sp.Symbol("t")
     expr = expr.subs({symbol: t for symbol in expr.free_symbols})
     residual = sp.simplify(sp.diff(expr, t) - (t + expr))
     if residual != 0:
         return result(False, f"y' - (t + y) = {sp.sstr(residual)}, not zero.")
-    if sp.simplify(expr.subs(t, 0) - 1) != 0:
-        return result(False, f"y(0) = {sp.sstr(expr.subs(t, 0))}, but the initial value is 1.")
-    return result(True, f"y(t) = {sp.sstr(expr)} satisfies y' = t + y and y(0) = 1.")
+    start = sp.nsimplify(t0)
+    if sp.simplify(expr.subs(t, start) - sp.nsimplify(y0)) != 0:
+        return result(False, f"y({t0:g}) = {sp.sstr(expr.subs(t, start))}, but the initial value is {y0:g}.")
+    return result(True, f"y(t) = {sp.sstr(expr)} satisfies y' = t + y and y({t0:g}) = {y0:g}.")
 
 
-def check_seed_line_value(value, h=H):
-    """Self-check of the value at t = 2 that the seed's Euler line computes."""
+def check_solve_ivp(y_ivp, h=H, t0=T0, t1=T1, y0=Y0):
+    """Self-check of the solve_ivp solution on the grid, with tight tolerances (Task 5)."""
+    from scipy.integrate import solve_ivp
+
+    t = t0 + h * np.arange(round((t1 - t0) / h) + 1)
+    default = solve_ivp(rhs, (t0, t1), [y0], t_eval=t).y[0]
+    return check_array(
+        "solve_ivp solution", y_ivp, exact(t, t0, y0), rtol=1e-8, atol=1e-10, what="values",
+        alternatives=[(default, "these are solve_ivp's values with its default tolerances "
+                       "(rtol=1e-3, atol=1e-6); pass rtol=1e-10 and atol=1e-12.")],
+    )
+
+
+def check_seed_line_value(y_seed_at_2, h=H, t0=T0, t1=T1, y0=Y0):
+    """Self-check of the value at t = t1 that the seed's Euler line computes (Task 6b)."""
     return check_value(
-        "seed Euler line at t = 2",
-        value,
-        seed_euler_line(h).y[-1],
+        f"seed Euler line at t = {t1:g}",
+        y_seed_at_2,
+        seed_euler_line(h, (t0, t1), y0).y[-1],
         rtol=1e-6,
         alternatives=[
-            (euler(rhs, T_SPAN, Y0, h).final, "that is what correct Euler gives; replay the seed's "
-             "line exactly as printed."),
-            (float(exact(2.0)), "that is the exact solution; replay the seed's line."),
+            (_solutions(h, t0, t1, y0)["euler"][-1], "that is what correct Euler gives; replay the "
+             "seed's line exactly as printed."),
+            (float(exact(t1, t0, y0)), "that is the exact solution; replay the seed's line."),
         ],
     )
+
+
+def _closed_form(title, expression, expected, symbols):
+    """Compare a sympy closed form in n, h, y_0 with the expected one, symbolically."""
+    import sympy as sp
+
+    try:
+        expr = sp.sympify(expression)
+    except (sp.SympifyError, TypeError):
+        return CheckResult(False, title, f"expected a sympy expression in n and h, got {expression!r}.")
+    names = {symbol.name: symbol for symbol in expr.free_symbols}
+    expr = expr.subs({names[name]: symbol for name, symbol in symbols.items() if name in names})
+    difference = sp.simplify(expr - expected)
+    if difference == 0:
+        return CheckResult(True, title, f"y_n = {sp.sstr(expected)}, as the recurrence gives.")
+    return CheckResult(False, title, f"your closed form differs from the recurrence's solution by "
+                       f"{sp.sstr(difference)}; rsolve(recurrence, Y(n), {{Y(0): y_0}}) gives it.")
+
+
+def check_seed_closed_form(seed_closed_form):
+    """Self-check of the closed form of the seed's recurrence, y_n = (y_0 + 2h)(1 + h)^n - 2h (Task 6c)."""
+    n, h, y0 = _symbols()
+    return _closed_form("closed form of the seed's line", seed_closed_form,
+                        (y0 + 2 * h) * (1 + h) ** n - 2 * h, {"n": n, "h": h, "y_0": y0})
+
+
+def _symbols():
+    """The symbols n, h, y_0 of Tasks 6c and 7, with the notebook's assumptions."""
+    import sympy as sp
+
+    return sp.Symbol("n", integer=True, nonnegative=True), *sp.symbols("h y_0", positive=True)
+
+
+def check_euler_closed_form(euler_closed_form):
+    """Self-check of the closed form of Euler's recurrence from t_0 = 0, y_n = (y_0 + 1)(1 + h)^n - t_n - 1 (Task 7)."""
+    n, h, y0 = _symbols()
+    return _closed_form("closed form of Euler's recurrence", euler_closed_form,
+                        (y0 + 1) * (1 + h) ** n - n * h - 1, {"n": n, "h": h, "y_0": y0})
+
+
+def _closed_forms():
+    """Reference answers of Tasks 6c and 7 (sympy expressions in n, h, y_0)."""
+    n, h, y0 = _symbols()
+    return {"seed_closed_form": (y0 + 2 * h) * (1 + h) ** n - 2 * h,
+            "euler_closed_form": (y0 + 1) * (1 + h) ** n - n * h - 1}
+
+
+def _reference(h=H, t0=T0, t1=T1, y0=Y0):
+    """Reference answers of Tasks 2-5 (the library's runs, their errors, solve_ivp)."""
+    solutions = _solutions(h, t0, t1, y0)
+    t = t0 + h * np.arange(len(solutions["euler"]))
+    y_exact = exact(t, t0, y0)
+    answers = {f"y_{key}": y for key, y in solutions.items()}
+    answers.update({f"y_{key}_lib": y for key, y in solutions.items()})
+    answers.update({f"err_{key}": y - y_exact for key, y in solutions.items()})
+    answers.update(t_lib=t, y_seed=seed_euler_line(h, (t0, t1), y0).y)
+    answers["y_seed_at_2"] = answers["y_seed"][-1]
+    answers["y_ivp"] = solve_ivp_reference(t, rtol=1e-10, atol=1e-12, t0=t0, t1=t1, y0=y0).y
+    answers["sol_ivp"] = _solve_ivp(h, t0, t1, y0)
+    return answers
+
+
+def _solve_ivp(h, t0, t1, y0):
+    """The solve_ivp result object of Task 5 (RK45, rtol 1e-10, atol 1e-12 on the grid)."""
+    from scipy.integrate import solve_ivp
+
+    t = t0 + h * np.arange(round((t1 - t0) / h) + 1)
+    return solve_ivp(rhs, (t0, t1), [y0], method="RK45", t_eval=t, rtol=1e-10, atol=1e-12)
+
+
+def _exact_expression(t0=T0, y0=Y0):
+    import sympy as sp
+
+    t = sp.Symbol("t")
+    start = sp.nsimplify(t0)
+    return {"y_exact_expr": (sp.nsimplify(y0) + start + 1) * sp.exp(t - start) - t - 1}
+
+
+#: The notebook's parameters that the checks follow.
+PARAMETERS = ("h", "t0", "t1", "y0")
+
+#: The tasks of lab 01, by their label in the notebook.
+TASKS = Tasks(
+    Task("1", ("y_exact_expr",), check_exact, ("t0", "y0"), _exact_expression, "the analytic solution with sympy"),
+    Task("2", ("y_euler",), check_euler, PARAMETERS, _reference, "Euler's method by hand"),
+    Task("3a", ("y_heun",), check_heun, PARAMETERS, _reference, "improved Euler by hand"),
+    Task("3b", ("y_rk4",), check_rk4, PARAMETERS, _reference, "RK4 by hand"),
+    Task("4", ("err_euler", "err_heun", "err_rk4"), check_errors, PARAMETERS, _reference,
+         "the library integrators and their errors", also=("y_euler_lib", "y_heun_lib", "y_rk4_lib", "t_lib")),
+    Task("5", ("y_ivp",), check_solve_ivp, PARAMETERS, _reference, "cross-check with solve_ivp",
+         also=("sol_ivp",)),
+    Task("6b", ("y_seed_at_2",), check_seed_line_value, PARAMETERS, _reference, "the seed's Euler line replayed",
+         also=("y_seed",)),
+    Task("6c", ("seed_closed_form",), check_seed_closed_form, (), _closed_forms, "the closed form of the seed's line"),
+    Task("7", ("euler_closed_form",), check_euler_closed_form, (), _closed_forms, "the closed form of Euler's error"),
+)
+check = TASKS.check
+take = TASKS.take
+
+#: Typical mistakes: each replaces a piece of a task's solution code; its check must give the hint.
+MISTAKES = (
+    Mistake("1", "dsolve without the initial condition",
+            ", ics={y(t0): y0})", ")", "initial condition"),
+    Mistake("2", "the seed's 2*h in place of t_k",
+            "h * f(t[k], y_euler[k])", "h * (2 * h + y_euler[k])", "seed program's numbers"),
+    Mistake("2", "slope at t_{k+1}",
+            "h * f(t[k], y_euler[k])", "h * f(t[k + 1], y_euler[k])", "t_{k+1} instead of t_k"),
+    Mistake("2", "the initial value left out",
+            "y_euler = np.empty(N + 1)", "y_euler = np.empty(N + 1)[:-1]", "initial value at t0"),
+    Mistake("3a", "corrector slope at t_k",
+            "K2 = f(t[k] + h, y_heun[k] + h * K1)", "K2 = f(t[k], y_heun[k] + h * K1)", "end of the step"),
+    Mistake("3b", "full steps in K2 and K3",
+            "K2 = f(t[k] + h / 2, y_rk4[k] + h / 2 * K1)\n    K3 = f(t[k] + h / 2, y_rk4[k] + h / 2 * K2)",
+            "K2 = f(t[k] + h, y_rk4[k] + h * K1)\n    K3 = f(t[k] + h, y_rk4[k] + h * K2)", "middle of the step"),
+    Mistake("4", "errors as exact minus numerical",
+            "err_euler = y_euler_lib - y_exact\nerr_heun = y_heun_lib - y_exact\nerr_rk4 = y_rk4_lib - y_exact",
+            "err_euler = y_exact - y_euler_lib\nerr_heun = y_exact - y_heun_lib\nerr_rk4 = y_exact - y_rk4_lib",
+            "sign is reversed"),
+    Mistake("5", "solve_ivp with its default tolerances",
+            ', method="RK45", t_eval=t, rtol=1e-10, atol=1e-12)', ', method="RK45", t_eval=t)',
+            "default tolerances"),
+    Mistake("6b", "correct Euler instead of the seed's line",
+            "y_seed[i] + h * (2 * h + y_seed[i])", "y_seed[i] + h * (t[i] + y_seed[i])", "correct Euler gives"),
+)
+
+#: Parameters a student may change in the notebook, with a value the tests try.
+PARAMETER_CHANGES = (
+    ParameterChange("h", "h = lab.H", "h = 0.05"),
+    ParameterChange("y0", "y0 = lab.Y0", "y0 = 0.5"),
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -387,18 +573,33 @@ def plot_lab01_methods(data):
     t = comparison.t
     fig, (ax, ax_err) = subplots(1, 2, figsize=(10, 4))
     t_fine = np.linspace(t[0], t[-1], 400)
-    ax.plot(t_fine, 2 * np.exp(t_fine) - t_fine - 1, color="black", label="exact $2e^t - t - 1$")
+    ax.plot(t_fine, exact(t_fine, t[0], comparison.exact[0]), color="black", label="exact solution")
     labels = {"euler": "Euler", "heun": "improved Euler", "rk4": "RK4"}
     for i, (name, y) in enumerate(comparison.y.items(), start=1):
         ax.plot(t, y, label=labels[name], **line_style(i))
         ax_err.semilogy(t[1:], np.abs(y - comparison.exact)[1:], label=labels[name], **line_style(i))
     t_seed, y_seed = data.seed_line
     ax.plot(t_seed, y_seed, color="gray", label="seed's Euler line", **line_style(4))
-    ax.set(xlabel="t", ylabel="y(t)", title="y' = t + y, y(0) = 1, h = 0.1")
+    y0 = comparison.exact[0]
+    ax.set(xlabel="t", ylabel="y(t)", title=f"y' = t + y, y({t[0]:g}) = {y0:g}, h = {comparison.h:g}")
     ax.legend()
     ax_err.set(xlabel="t", ylabel=r"$|y_k - y(t_k)|$", title="Global error")
     ax_err.legend()
     return fig
+
+
+def results(h=H, t0=T0, t1=T1, y0=Y0):
+    """The lab's experiments for the parameters (h, t0, t1, y0): the methods, the seed's line, solve_ivp.
+
+    Returns
+    -------
+    Lab01Results
+    """
+    return Lab01Results(
+        comparison=compare_methods(h, t0, t1, y0),
+        seed_line=seed_euler_line(h, (t0, t1), y0),
+        solve_ivp=solve_ivp_reference(np.linspace(t0, t1, round((t1 - t0) / h) + 1), t0=t0, t1=t1, y0=y0),
+    )
 
 
 def run():
@@ -409,11 +610,7 @@ def run():
     ExperimentResult
         Summary rows, the figure ``lab01_methods`` and ``data``, a :class:`Lab01Results`.
     """
-    data = Lab01Results(
-        comparison=compare_methods(),
-        seed_line=seed_euler_line(),
-        solve_ivp=solve_ivp_reference(),
-    )
+    data = results()
     comparison, y_ivp = data.comparison, data.solve_ivp.y
     summary = [
         ("h", f"{H:g}"),

@@ -5,6 +5,11 @@ between ``### BEGIN SOLUTION`` and ``### END SOLUTION`` (nbgrader's convention, 
 nbgrader dependency), and so do model answers in markdown cells. :func:`build_labs` writes each
 ``labs/labNN_<topic>.ipynb`` with every marked block replaced by a stub and all outputs cleared.
 
+A code stub is ``# YOUR CODE HERE`` and ``raise NotImplementedError(...)``, and its cell is
+tagged ``raises-exception``: Jupyter's "Run All" (and nbconvert, nbclient) then goes on past an
+unfinished task instead of stopping there, so that a student sees the whole lab, with
+``[not yet] Task X is not done yet`` under each unfinished task.
+
 Student work is never destroyed: every generated notebook records a fingerprint of its own
 content; a lab whose content no longer matches its fingerprint was edited after it was
 generated, and :func:`build_labs` refuses to overwrite it unless ``force=True``, in which case
@@ -39,7 +44,9 @@ __all__ = [
 
 BEGIN = "### BEGIN SOLUTION"
 END = "### END SOLUTION"
-CODE_STUB = ["# YOUR CODE HERE", "raise NotImplementedError"]
+CODE_STUB = ["# YOUR CODE HERE", 'raise NotImplementedError("replace this line with your code, then run the cell")']
+#: Cell tag that lets "Run All" go on past a cell that raises (Jupyter, nbconvert, nbclient).
+RAISES_TAG = "raises-exception"
 MARKDOWN_STUB = ["*YOUR ANSWER HERE*"]
 _META_KEY = "simlab"
 
@@ -146,7 +153,12 @@ def make_lab(solution, source_name="solution"):
         where = f"{source_name}, cell {index}"
         lines = _lines(cell.get("source", ""))
         if cell.get("cell_type") in ("code", "markdown"):
-            lines = strip_solutions(lines, cell["cell_type"], where)
+            stubbed = strip_solutions(lines, cell["cell_type"], where)
+            if cell["cell_type"] == "code" and stubbed != lines:
+                tags = cell.setdefault("metadata", {}).setdefault("tags", [])
+                if RAISES_TAG not in tags:
+                    tags.append(RAISES_TAG)
+            lines = stubbed
         cell["source"] = _join(lines)
         if cell.get("cell_type") == "code":
             cell["outputs"] = []
