@@ -5,15 +5,16 @@ import pytest
 import sympy as sp
 
 from simlab.course import lab08_lugre as lab
+from simlab.friction import SpringBlockResult
 
 
 def test_seed_initial_state_remark():
     """Seed 000: x0 = [0; -10] removes the error at t = 0 (x2 is dz/dt, and dz/dt(0) = v(0) = -10);
     the remaining difference is the sampling error of Ts = 1 ms, about 1e-2 N."""
-    runs = lab.seed_comparison(t_end=4.0)["runs"]
-    assert runs[(0.0, 0.0)]["error_at_0"] == pytest.approx(0.2701 * 10, rel=1e-9)  # sigma1 |v(0)|
-    assert runs[(0.0, -10.0)]["error_at_0"] < 1e-12
-    assert runs[(0.0, -10.0)]["max_error_after_0"] < 0.02
+    runs = lab.seed_comparison(t_end=4.0).runs
+    assert runs[(0.0, 0.0)].error_at_0 == pytest.approx(0.2701 * 10, rel=1e-9)  # sigma1 |v(0)|
+    assert runs[(0.0, -10.0)].error_at_0 < 1e-12
+    assert runs[(0.0, -10.0)].max_error_after_0 < 0.02
 
 
 def test_seed_scheme_characteristic_equation():
@@ -30,33 +31,57 @@ def test_seed_scheme_characteristic_equation():
 
 def test_seed_scheme_blows_up_where_the_exponential_update_does_not():
     blowup = lab.seed_scheme_blowup()
-    assert blowup["a_Ts"] == pytest.approx(10.0, rel=1e-3)
-    assert blowup["seed_max_abs_F"] > 1e10
-    np.testing.assert_allclose(blowup["exponential_F"][5:], blowup["steady"], rtol=1e-9)
+    assert blowup.a_Ts == pytest.approx(10.0, rel=1e-3)
+    assert blowup.seed_max_abs_F > 1e10
+    np.testing.assert_allclose(blowup.exponential_F[5:], blowup.steady, rtol=1e-9)
 
 
 def test_fc_above_fs_turns_the_stribeck_dip_into_a_rise():
     curves = lab.stribeck_curves()
-    positive = curves["v"] > 0
-    assert np.all(np.diff(curves["seed"][positive]) > 0)  # Fc > Fs: rises with speed
-    assert np.diff(curves["swapped"][positive])[0] < 0  # the usual case falls first
+    positive = curves.v > 0
+    assert np.all(np.diff(curves.seed[positive]) > 0)  # Fc > Fs: rises with speed
+    assert np.diff(curves.swapped[positive])[0] < 0  # the usual case falls first
 
 
 def test_stick_slip_matches_radau_within_half_a_percent():
     slip = lab.stick_slip(t_end=30.0)
     reference = lab.radau_stick_slip(t_end=30.0)
-    assert slip["period"] == pytest.approx(reference["period"], rel=5e-3)
-    assert slip["peak"] == pytest.approx(reference["peak"], rel=5e-3)
+    assert slip.period == pytest.approx(reference.period, rel=5e-3)
+    assert slip.peak == pytest.approx(reference.peak, rel=5e-3)
 
 
 def test_static_model_result_depends_on_the_step():
     coarse, fine = lab.static_spring_block(1e-3, 20.0), lab.static_spring_block(1e-4, 20.0)
-    assert abs(coarse["stuck_fraction"] - fine["stuck_fraction"]) > 0.2
+    assert abs(coarse.stuck_fraction - fine.stuck_fraction) > 0.2
 
 
 def test_step_size_study_reports_each_outcome():
     reference = lab.radau_stick_slip(t_end=30.0)
     study = lab.step_size_study(reference, cases=(("exponential", (1e-3,)), ("rk4", (1e-3,))))
-    exponential, rk4 = study["rows"]
-    assert exponential["status"] == "ok" and abs(exponential["period_error"]) < 5e-3
-    assert rk4["status"] in ("blew up", "wrong")
+    exponential, rk4 = study.row("exponential", 1e-3), study.row("rk4", 1e-3)
+    assert exponential.status == "ok" and abs(exponential.period_error) < 5e-3
+    assert rk4.status in ("blew up", "wrong")
+
+
+def test_run_returns_the_typed_results_and_every_figure_draws_from_them():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    result = lab.run()
+    data = result.data
+    assert isinstance(data, lab.Lab08Results)
+    assert isinstance(data.comparison, lab.SeedComparison) and isinstance(data.behaviours, lab.LuGreBehaviours)
+    assert isinstance(data.behaviours.stick_slip.block, SpringBlockResult)
+    assert all(isinstance(entry, lab.StaticSpringBlock) for entry in data.static.values())
+    t, F = data.comparison  # time-series results unpack as t, <main output>
+    assert t is data.comparison.t and F is data.comparison.F_continuous
+    assert data.reference[0] == data.reference.period  # StickSlipMetrics unpacks as period, peak
+    drawn = {figure.stem: figure for figure in result.figures}
+    assert drawn["lab08_sfunction"].data is data.comparison
+    assert drawn["lab08_behaviours"].data is data.behaviours
+    for figure in result.figures:
+        fig = figure.draw(figure.data)
+        assert fig.axes, figure.stem
+        plt.close(fig)

@@ -25,21 +25,38 @@ reproduce the measured stick-slip. This lab rebuilds the system and the comparis
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 
 import numpy as np
 
 from simlab.course import ExperimentResult
 from simlab.friction import LuGre, StaticFriction
-from simlab.plants.pneumatic import CylinderParameters, choked_flow_factor, simulate_cylinder
+from simlab.plants.pneumatic import CylinderParameters, CylinderResult, choked_flow_factor, simulate_cylinder
 from simlab.plotting import LINE_STYLES, subplots
+from simlab.results import Result
 from simlab.revised_lugre import RevisedLuGre, TransitionCurve
 
 __all__ = [
+    "SeedText",
     "TEXT",
     "H",
     "MODELS",
+    "ValveEstimates",
+    "FrictionParameters",
+    "FrictionEstimates",
+    "ValveGridRow",
+    "SinusoidValveEstimates",
+    "Scenario",
+    "SlipPhase",
+    "ModelRun",
+    "SmoothMotionRun",
+    "ModelComparison",
+    "SinusoidalStudy",
+    "HalvingRow",
+    "DeadVolumeRow",
+    "Lab09Results",
     "slip_travel",
     "valve_estimates",
     "friction_estimates",
@@ -68,35 +85,445 @@ __all__ = [
 H = 1.16e-3  #: the paper's sampling interval and fixed ode3 step (s), seed 002 sects. 3.1, 4.2
 MODELS = ("SS", "LG", "RLG")
 
-#: What the text of seed 002 reports (the experiments at M = 1.3 kg, sect. 4.1), with units.
-TEXT = {
-    "D": 0.025,  # bore (m), sect. 3.1
-    "d": 0.010,  # rod (m), sect. 3.1
-    "L": 0.3,  # stroke (m), sect. 3.1
-    "ps_gauge": 0.5e6,  # supply pressure (Pa), sect. 3.1
-    "M_sim": 0.5,  # load mass of the simulations (kg), figs. 10-12
-    "M_exp": 1.3,  # load mass of the experiments (kg), figs. 7-9
-    "F_breakaway": 10.5,  # friction when the piston first moves (N), fig. 7d
-    "F_sliding_min": 4.5,  # lowest friction in the later stick-slip cycles (N), fig. 7d
-    "F_sliding_max": 8.4,  # highest friction (re-break-away) in the later cycles (N), fig. 7d
-    "p1_breakaway": 0.022e6,  # p1 when the piston first moves, low inputs (Pa gauge), fig. 7b
-    "t_stick_1": 1.8,  # first stick, low inputs (s), fig. 7a
-    "x0_low": 0.035,  # initial position, low inputs (m), fig. 7a
-    "first_slip": 0.010,  # first slip, 0.035 -> 0.045 m, fig. 7a
-    "t_stick_2": 0.5,  # the second stick (s), fig. 7a
-    "x0_high": 0.03,  # initial position, higher inputs (m), fig. 8a
-    "t_start_high": 0.45,  # the piston starts moving, higher inputs (s), fig. 8a
-    "x_high": 0.24,  # position reached at t_high (m), fig. 8a
-    "t_high": 1.4,  # (s), fig. 8a
-    "p1_max_high": 0.03e6,  # largest p1 while moving, higher inputs (Pa gauge), fig. 8b
-    "p2_near_zero": 0.01e6,  # "p2 remains at 0 MPa": below the 1 % F.S. sensor accuracy (Pa), fig. 7b
-    "p1_max_sine": 0.04e6,  # largest p1 in the extending strokes, sinusoid 0.2 Hz (Pa gauge), fig. 9b
-    "p2_max_sine": 0.0506e6,  # largest p2 in the retracting strokes, sinusoid 0.2 Hz (Pa gauge), fig. 9b
-    "u2_exhausts": 2.19,  # u2 at which chamber 2 is exhausted to the atmosphere (V), sect. 4.1
-}
+
+@dataclass(frozen=True)
+class SeedText:
+    """What the text of seed 002 reports (the experiments at M = 1.3 kg, sect. 4.1), with units.
+
+    Every field is a number read from the text or its figures; the comment gives its unit and
+    place. The lab's one instance is :data:`TEXT`.
+    """
+
+    D: float = 0.025  #: bore (m), sect. 3.1
+    d: float = 0.010  #: rod (m), sect. 3.1
+    L: float = 0.3  #: stroke (m), sect. 3.1
+    ps_gauge: float = 0.5e6  #: supply pressure (Pa), sect. 3.1
+    M_sim: float = 0.5  #: load mass of the simulations (kg), figs. 10-12
+    M_exp: float = 1.3  #: load mass of the experiments (kg), figs. 7-9
+    F_breakaway: float = 10.5  #: friction when the piston first moves (N), fig. 7d
+    F_sliding_min: float = 4.5  #: lowest friction in the later stick-slip cycles (N), fig. 7d
+    F_sliding_max: float = 8.4  #: highest friction (re-break-away) in the later cycles (N), fig. 7d
+    p1_breakaway: float = 0.022e6  #: p1 when the piston first moves, low inputs (Pa gauge), fig. 7b
+    t_stick_1: float = 1.8  #: first stick, low inputs (s), fig. 7a
+    x0_low: float = 0.035  #: initial position, low inputs (m), fig. 7a
+    first_slip: float = 0.010  #: first slip, 0.035 -> 0.045 m (m), fig. 7a
+    t_stick_2: float = 0.5  #: the second stick (s), fig. 7a
+    x0_high: float = 0.03  #: initial position, higher inputs (m), fig. 8a
+    t_start_high: float = 0.45  #: the piston starts moving, higher inputs (s), fig. 8a
+    x_high: float = 0.24  #: position reached at t_high (m), fig. 8a
+    t_high: float = 1.4  #: time at which x_high is reached (s), fig. 8a
+    p1_max_high: float = 0.03e6  #: largest p1 while moving, higher inputs (Pa gauge), fig. 8b
+    p2_near_zero: float = 0.01e6  #: "p2 remains at 0 MPa": below the 1 % F.S. sensor accuracy (Pa), fig. 7b
+    p1_max_sine: float = 0.04e6  #: largest p1 in the extending strokes, sinusoid 0.2 Hz (Pa gauge), fig. 9b
+    p2_max_sine: float = 0.0506e6  #: largest p2 in the retracting strokes, sinusoid 0.2 Hz (Pa gauge), fig. 9b
+    u2_exhausts: float = 2.19  #: u2 at which chamber 2 is exhausted to the atmosphere (V), sect. 4.1
+
+
+#: What the text of seed 002 reports: ``TEXT.F_breakaway`` is 10.5 N (fig. 7d), and so on.
+TEXT = SeedText()
 
 _LOW = (2.875, 2.19)
 _HIGH = (2.99, 2.09)
+
+
+# ---------------------------------------------------------------------------------------------
+# Results
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ValveEstimates:
+    """Dead volumes, valve dead zone and gains estimated from the text, with the steps between.
+
+    Attributes
+    ----------
+    V1_breakaway : float
+        Volume of chamber 1 at the first break-away, V1 = k p1 A1^2 / k_air (m^3).
+    k_air : float
+        Stiffness of the air spring of chamber 1 that gives the text's first slip (N/m).
+    zeta : float
+        Damping ratio sigma2 / (2 sqrt(k_air M)) of that slip at M = 1.3 kg, dimensionless.
+    mdot_low : float
+        Mass flow of valve 1 at the low input, from the pressure rise of fig. 7b (kg/s).
+    v_high : float
+        Speed of the smooth motion of fig. 8a (m/s).
+    mdot_high : float
+        Mass flow of valve 1 at the higher input, p1 A1 v / (R Ts) (kg/s).
+    flow_ratio : float
+        mdot_high / mdot_low, dimensionless.
+    mdot_exhaust : float
+        Exhaust flow of chamber 2 at the higher input, p2 A2 v / (R Ts) (kg/s).
+    V10, V20 : float
+        Dead volumes of chambers 1 and 2 (m^3), estimated: first slip; V20 taken = V10.
+    um, un : float
+        Upper and lower limits of the valve dead zone (V), estimated: flow ratio; u2 = 2.19 V exhausts.
+    KV1, KV2 : float
+        Valve gains, building and exhausting pressure (m^2/V), estimated: flows of figs. 7-8; p2 of fig. 8.
+    """
+
+    V1_breakaway: float
+    k_air: float
+    zeta: float
+    mdot_low: float
+    v_high: float
+    mdot_high: float
+    flow_ratio: float
+    mdot_exhaust: float
+    V10: float
+    V20: float
+    um: float
+    un: float
+    KV1: float
+    KV2: float
+
+
+@dataclass(frozen=True)
+class FrictionParameters:
+    """The friction parameters of the three models (SI units): see :func:`friction_estimates`.
+
+    Only Fc and Fs come from the text (fig. 7d); the rest are estimates or chosen values.
+    """
+
+    Fc: float  #: Coulomb (lowest sliding) friction (N), text: fig. 7d
+    Fs: float  #: static (break-away) friction (N), text: fig. 7d
+    vs: float  #: Stribeck velocity (m/s), estimated (usual order)
+    vb: float  #: velocity at which the film is complete (m/s), estimated (usual order)
+    n: float  #: Stribeck exponent, dimensionless, estimated (usual value)
+    sigma0: float  #: bristle stiffness (N/m), estimated: 0.2 mm pre-sliding
+    sigma1: float  #: bristle damping (N s/m), estimated: below the passivity limit
+    sigma2: float  #: viscous coefficient (N s/m), estimated: smooth motion of fig. 8
+    T: float  #: lead time constant of the viscous term (s), estimated (usual order)
+    tau_hp: float  #: film time constant while accelerating (s), estimated (usual order)
+    tau_hn: float  #: film time constant while decelerating (s), estimated (usual order)
+    tau_h0: float  #: film time constant while dwelling (s), estimated: the 0.5 s stick of fig. 7
+    v_dwell: float  #: speed below which RLG counts as dwelling (m/s), chosen: = the stuck threshold
+    c: float  #: amplitude of the transition curve (N), estimated
+    k: float  #: shape constant of the transition curve (1/m), estimated: c k = 3 sigma0
+
+
+@dataclass(frozen=True)
+class FrictionEstimates(FrictionParameters):
+    """The friction parameters (the fields of :class:`FrictionParameters`) and the steps between.
+
+    Attributes
+    ----------
+    Fc, Fs, vs, vb, n, sigma0, sigma1, sigma2, T, tau_hp, tau_hn, tau_h0, v_dwell, c, k : float
+        The parameters, units and sources as in :class:`FrictionParameters`.
+    h_max : float
+        Largest film thickness 1 - Fc / Fs, dimensionless.
+    h_rebreak : float
+        Film thickness that gives the re-break-away force of fig. 7d, 1 - 8.4 / 10.5, dimensionless.
+    passivity_limit : float
+        Passivity limit sigma2 Fc / (Fs - Fc) of sigma1 (N s/m).
+    """
+
+    h_max: float
+    h_rebreak: float
+    passivity_limit: float
+
+
+@dataclass(frozen=True)
+class ValveGridRow:
+    """One point of the grid search of :func:`sinusoid_valve_estimates` (one LG run at 0.2 Hz).
+
+    Attributes
+    ----------
+    delta : float
+        Half-width of the dead zone, um = 2.5 + delta, un = 2.5 - delta (V).
+    KV1 : float
+        Building gain (m^2/V); KV2 keeps the ratio KV2 / KV1 of the constant-input set.
+    p1_peak, p2_peak : float
+        Largest gauge pressures of chambers 1 and 2 (Pa).
+    x_min, x_max : float
+        Stroke range of the run (m).
+    admissible : bool
+        True when the strokes stay 5 mm clear of both end stops.
+    """
+
+    delta: float
+    KV1: float
+    p1_peak: float
+    p2_peak: float
+    x_min: float
+    x_max: float
+    admissible: bool
+
+
+@dataclass(frozen=True)
+class SinusoidValveEstimates:
+    """The second valve set, identified from the sinusoidal experiment (fig. 9) by a grid search.
+
+    Attributes
+    ----------
+    delta : float
+        Half-width of the dead zone of the chosen point (V).
+    um, un : float
+        Dead-zone limits 2.5 + delta and 2.5 - delta (V).
+    KV1, KV2 : float
+        Valve gains (m^2/V).
+    residual_p1, residual_p2 : float
+        Relative errors of the p1 and p2 peaks of the chosen run against the text (fig. 9b),
+        dimensionless.
+    grid : tuple of ValveGridRow
+        Every grid point, delta-major (the order of DELTA_GRID x KV1_GRID).
+    """
+
+    delta: float
+    um: float
+    un: float
+    KV1: float
+    KV2: float
+    residual_p1: float
+    residual_p2: float
+    grid: tuple
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """The valve inputs and initial position of one experiment (:func:`low_inputs`, ...).
+
+    Attributes
+    ----------
+    u1, u2 : float or callable
+        Inputs of valves 1 and 2 (V): a constant or a function u(t) of the time (s).
+    x0 : float
+        Initial piston position (m).
+    t_end : float
+        Duration of the run (s).
+    f : float or None
+        Frequency of sinusoidal inputs (Hz); None for constant inputs.
+    """
+
+    u1: float | Callable[[float], float]
+    u2: float | Callable[[float], float]
+    x0: float
+    t_end: float
+    f: float | None = None
+
+
+@dataclass(frozen=True)
+class SlipPhase(Result):
+    """One slip phase of a run; unpacks as ``t_start, t_end, F_breakaway``.
+
+    Attributes
+    ----------
+    t_start, t_end : float
+        Start and end of the phase (s).
+    F_breakaway : float
+        Friction force in the sample before the slip starts (N).
+    """
+
+    unpacks_as = ("t_start", "t_end", "F_breakaway")
+
+    t_start: float
+    t_end: float
+    F_breakaway: float
+
+
+@dataclass(frozen=True)
+class ModelRun(Result):
+    """One friction model in one scenario, with the numbers every study reports; unpacks as ``t, x``.
+
+    Attributes
+    ----------
+    model : str
+        "SS", "LG" or "RLG".
+    result : CylinderResult
+        The simulation (t in s, x in m, v in m/s, p1 and p2 in Pa, F in N, ...).
+    phases : tuple of SlipPhase
+        Slip phases, :func:`stick_slip_cycles`.
+    cycles : int
+        Stick-slip cycles, :func:`count_stick_slip`.
+    stuck_fraction : float
+        Fraction of the samples with |v| < 5 mm/s, dimensionless.
+    p1_max, p2_max : float
+        Largest gauge pressures of chambers 1 and 2 (Pa).
+    x_min, x_max : float
+        Stroke range (m).
+    """
+
+    unpacks_as = ("t", "x")
+
+    model: str
+    result: CylinderResult
+    phases: tuple
+    cycles: int
+    stuck_fraction: float
+    p1_max: float
+    p2_max: float
+    x_min: float
+    x_max: float
+
+    @property
+    def t(self):
+        """Sample times (s), shape (N + 1,)."""
+        return self.result.t
+
+    @property
+    def x(self):
+        """Piston position (m), shape (N + 1,)."""
+        return self.result.x
+
+    @property
+    def breakaway(self):
+        """Break-away force of each slip phase (N), a tuple."""
+        return tuple(phase.F_breakaway for phase in self.phases)
+
+
+@dataclass(frozen=True)
+class SmoothMotionRun(ModelRun):
+    """A run at the higher constant inputs: the fields of :class:`ModelRun` and the timings of fig. 8.
+
+    Attributes
+    ----------
+    t_start : float
+        When the piston has moved by the sensor's 1.5 mm (s); NaN if it never does.
+    mean_speed : float
+        Mean velocity while moving inside the stroke (m/s).
+    t_reach : float
+        When the piston reaches x = 0.24 m (s); NaN if it never does.
+    p1_max_moving : float
+        Largest gauge p1 while moving inside the stroke (Pa).
+    """
+
+    t_start: float
+    mean_speed: float
+    t_reach: float
+    p1_max_moving: float
+
+
+@dataclass(frozen=True)
+class ModelComparison:
+    """The three friction models in one scenario.
+
+    Attributes
+    ----------
+    scenario : Scenario
+    h : float
+        Step size (s).
+    params : CylinderParameters
+        The cylinder of the runs.
+    runs : dict of str -> ModelRun
+        One run per model name ("SS", "LG", "RLG").
+    """
+
+    scenario: Scenario
+    h: float
+    params: CylinderParameters
+    runs: dict
+
+    @property
+    def results(self):
+        """The simulations by model name, a dict of str -> CylinderResult (for :func:`plot_cylinder_runs`)."""
+        return {name: run.result for name, run in self.runs.items()}
+
+
+@dataclass(frozen=True)
+class SinusoidalStudy(ModelComparison):
+    """The three models under sinusoidal inputs: the fields of :class:`ModelComparison` and two differences.
+
+    Attributes
+    ----------
+    lg_rlg_dx : float
+        max |x_LG - x_RLG| (m).
+    ss_lg_dx : float
+        max |x_SS - x_LG| (m).
+    """
+
+    lg_rlg_dx: float
+    ss_lg_dx: float
+
+    @property
+    def f(self):
+        """Input frequency (Hz)."""
+        return self.scenario.f
+
+
+@dataclass(frozen=True)
+class HalvingRow:
+    """One model at h and h/2 (:func:`step_halving`).
+
+    Attributes
+    ----------
+    model : str
+        The model's name or label.
+    dx : float
+        max |x_h - x_{h/2}| on the common grid (m).
+    dp1 : float
+        max |p1_h - p1_{h/2}| on the common grid (Pa).
+    cycles_h, cycles_half : int
+        Stick-slip cycles at h and at h/2.
+    grid_check : float
+        max |t_h - t_{h/2}| on the common grid (s): 0 up to rounding.
+    """
+
+    model: str
+    dx: float
+    dp1: float
+    cycles_h: int
+    cycles_half: int
+    grid_check: float
+
+
+@dataclass(frozen=True)
+class DeadVolumeRow:
+    """One dead volume of :func:`dead_volume_scan`.
+
+    Attributes
+    ----------
+    V10 : float
+        Dead volume of both chambers (m^3).
+    KV1 : float
+        Building gain rescaled to keep the 1.8 s first stick (m^2/V).
+    cycles : int
+        Stick-slip cycles of the LG run.
+    stuck : float
+        Fraction of the time inside the stroke with |v| < 1 mm/s, dimensionless.
+    k_air : float
+        Air spring of chamber 1 at the first break-away (N/m).
+    """
+
+    V10: float
+    KV1: float
+    cycles: int
+    stuck: float
+    k_air: float
+
+
+@dataclass(frozen=True)
+class Lab09Results:
+    """Everything ``run()`` computes for lab 09.
+
+    Attributes
+    ----------
+    valve : ValveEstimates
+        The constant-input valve set and dead volumes (Part B).
+    sine_valve : SinusoidValveEstimates
+        The valve set of the sinusoidal experiment (Part G).
+    friction : FrictionEstimates
+        The friction parameters (Part B).
+    low : ModelComparison
+        Low constant inputs (Part D).
+    high : ModelComparison
+        Higher constant inputs, runs of :class:`SmoothMotionRun` (Part F).
+    sines : dict of float -> SinusoidalStudy
+        Sinusoidal inputs keyed by the frequency (Hz) (Part G).
+    halving : dict of str -> HalvingRow
+        h against h/2 at the low inputs, by model name (Part H).
+    """
+
+    valve: ValveEstimates
+    sine_valve: SinusoidValveEstimates
+    friction: FrictionEstimates
+    low: ModelComparison
+    high: ModelComparison
+    sines: dict
+    halving: dict
+
+
+# ---------------------------------------------------------------------------------------------
+# Parameters and experiments
+# ---------------------------------------------------------------------------------------------
 
 
 def _air():
@@ -106,13 +533,13 @@ def _air():
 
 def _v_high():
     """Speed of the smooth motion of fig. 8: (0.24 - 0.03) m / (1.4 - 0.45) s."""
-    return (TEXT["x_high"] - TEXT["x0_high"]) / (TEXT["t_high"] - TEXT["t_start_high"])
+    return (TEXT.x_high - TEXT.x0_high) / (TEXT.t_high - TEXT.t_start_high)
 
 
 def _sigma2(v_high):
     """Viscous coefficient from the smooth motion: (p1 A1 - Fc) / v at the largest p1 of fig. 8."""
     A1 = CylinderParameters().A1
-    return (TEXT["p1_max_high"] * A1 - TEXT["F_sliding_min"]) / v_high
+    return (TEXT.p1_max_high * A1 - TEXT.F_sliding_min) / v_high
 
 
 def slip_travel(dF, k, c, M):
@@ -153,7 +580,7 @@ def valve_estimates():
 
     Returns
     -------
-    dict
+    ValveEstimates
         The intermediate quantities (SI units) and the estimates V10, V20, um, un, KV1, KV2.
     """
     from simlab.plants.pneumatic import flow_factor
@@ -162,30 +589,30 @@ def valve_estimates():
     A1, A2 = P.A1, P.A2
     from scipy.optimize import brentq
 
-    p1b = P.patm + TEXT["p1_breakaway"]
-    dF = TEXT["F_breakaway"] - TEXT["F_sliding_min"]
+    p1b = P.patm + TEXT.p1_breakaway
+    dF = TEXT.F_breakaway - TEXT.F_sliding_min
     v_high = _v_high()
     sigma2 = _sigma2(v_high)
-    dx = TEXT["first_slip"]
-    k_air = brentq(lambda k: slip_travel(dF, k, sigma2, TEXT["M_exp"]) - dx, dF / dx, 2.0 * dF / dx, xtol=1e-12)
-    zeta = sigma2 / (2.0 * math.sqrt(k_air * TEXT["M_exp"]))
+    dx = TEXT.first_slip
+    k_air = brentq(lambda k: slip_travel(dF, k, sigma2, TEXT.M_exp) - dx, dF / dx, 2.0 * dF / dx, xtol=1e-12)
+    zeta = sigma2 / (2.0 * math.sqrt(k_air * TEXT.M_exp))
     V1 = P.k * p1b * A1**2 / k_air
-    V10 = V1 - A1 * TEXT["x0_low"]
-    mdot_low = V1 * TEXT["p1_breakaway"] / (kRT * TEXT["t_stick_1"])
-    p1_high = P.patm + TEXT["p1_max_high"]
+    V10 = V1 - A1 * TEXT.x0_low
+    mdot_low = V1 * TEXT.p1_breakaway / (kRT * TEXT.t_stick_1)
+    p1_high = P.patm + TEXT.p1_max_high
     mdot_high = p1_high * A1 * v_high / RT
     ratio = mdot_high / mdot_low
     (u_low, _), (u_high, u2_high) = _LOW, _HIGH
     um = (ratio * u_low - u_high) / (ratio - 1.0)
     gain = choked_flow_factor(P.k) * P.ps * P.flow_constant  # kg/(s m^2) per unit KV (u - um)
     KV1 = mdot_high / (gain * (u_high - um))
-    un = round(TEXT["u2_exhausts"] + 0.01, 2)
-    p2 = P.patm + TEXT["p2_near_zero"]
+    un = round(TEXT.u2_exhausts + 0.01, 2)
+    p2 = P.patm + TEXT.p2_near_zero
     mdot_exhaust = p2 * A2 * v_high / RT
     KV2 = mdot_exhaust / (flow_factor(P.patm / p2, P.k) * p2 * P.flow_constant * (un - u2_high))
-    return {"V1_breakaway": V1, "k_air": k_air, "zeta": zeta, "mdot_low": mdot_low, "v_high": v_high,
-            "mdot_high": mdot_high, "flow_ratio": ratio, "mdot_exhaust": mdot_exhaust,
-            "V10": V10, "V20": V10, "um": um, "un": un, "KV1": KV1, "KV2": KV2}
+    return ValveEstimates(V1_breakaway=V1, k_air=k_air, zeta=zeta, mdot_low=mdot_low, v_high=v_high,
+                          mdot_high=mdot_high, flow_ratio=ratio, mdot_exhaust=mdot_exhaust,
+                          V10=V10, V20=V10, um=um, un=un, KV1=KV1, KV2=KV2)
 
 
 def friction_estimates():
@@ -204,28 +631,32 @@ def friction_estimates():
       after the 0.5 s stick: tau_h0 = t_stick / ln(h_max / h). tau_hp, tau_hn, T: estimated.
     * Transition curves: one segment, stiffer than the bristles at a reversal (c k = 3 sigma0),
       with the amplitude c = 6 N (the pre-sliding curve meets sigma0 z at about Fc + 1 N).
+
+    Returns
+    -------
+    FrictionEstimates
+        The parameters of :class:`FrictionParameters` and h_max, h_rebreak, passivity_limit.
     """
-    Fs, Fc = TEXT["F_breakaway"], TEXT["F_sliding_min"]
+    Fs, Fc = TEXT.F_breakaway, TEXT.F_sliding_min
     sigma2 = _sigma2(_v_high())
     sigma0 = round(Fs / 0.2e-3, -4)
     sigma1 = math.floor(0.9 * sigma2 * Fc / (Fs - Fc))
     h_max = 1.0 - Fc / Fs
-    h_rebreak = 1.0 - TEXT["F_sliding_max"] / Fs
-    tau_h0 = TEXT["t_stick_2"] / math.log(h_max / h_rebreak)
+    h_rebreak = 1.0 - TEXT.F_sliding_max / Fs
+    tau_h0 = TEXT.t_stick_2 / math.log(h_max / h_rebreak)
     c = 6.0
-    return {"Fc": Fc, "Fs": Fs, "vs": 0.01, "vb": 0.02, "n": 2.0, "sigma0": sigma0, "sigma1": float(sigma1),
-            "sigma2": sigma2, "T": 0.01, "tau_hp": 0.03, "tau_hn": 0.3, "tau_h0": tau_h0, "v_dwell": 5e-3,
-            "c": c, "k": 3.0 * sigma0 / c, "h_max": h_max, "h_rebreak": h_rebreak,
-            "passivity_limit": sigma2 * Fc / (Fs - Fc)}
+    return FrictionEstimates(Fc=Fc, Fs=Fs, vs=0.01, vb=0.02, n=2.0, sigma0=sigma0, sigma1=float(sigma1),
+                             sigma2=sigma2, T=0.01, tau_hp=0.03, tau_hn=0.3, tau_h0=tau_h0, v_dwell=5e-3,
+                             c=c, k=3.0 * sigma0 / c, h_max=h_max, h_rebreak=h_rebreak,
+                             passivity_limit=sigma2 * Fc / (Fs - Fc))
 
 
 def cylinder_parameters(M=None):
     """The cylinder of the lab: geometry from the text, the rest from :func:`valve_estimates`."""
     est = valve_estimates()
-    M = TEXT["M_sim"] if M is None else M
-    return CylinderParameters(D=TEXT["D"], d=TEXT["d"], L=TEXT["L"], ps_gauge=TEXT["ps_gauge"], M=M,
-                              V10=est["V10"], V20=est["V20"], um=est["um"], un=est["un"],
-                              KV1=est["KV1"], KV2=est["KV2"])
+    M = TEXT.M_sim if M is None else M
+    return CylinderParameters(D=TEXT.D, d=TEXT.d, L=TEXT.L, ps_gauge=TEXT.ps_gauge, M=M,
+                              V10=est.V10, V20=est.V20, um=est.um, un=est.un, KV1=est.KV1, KV2=est.KV2)
 
 
 DELTA_GRID = (0.10, 0.15, 0.20, 0.25, 0.30)  #: half-widths of the dead zone tried (V)
@@ -250,65 +681,83 @@ def sinusoid_valve_estimates(f=0.2, deltas=DELTA_GRID, gains=KV1_GRID):
 
     Returns
     -------
-    dict
-        delta, um, un, KV1, KV2, the residuals (relative errors of the two peaks) and the grid
-        (a list of rows delta, KV1, p1 peak, p2 peak, x_min, x_max, admissible).
+    SinusoidValveEstimates
+        delta, um, un, KV1, KV2, the residuals residual_p1, residual_p2 (relative errors of the
+        two peaks) and the grid (a tuple of :class:`ValveGridRow`: delta, KV1, p1 peak, p2 peak,
+        x_min, x_max, admissible).
     """
     base = cylinder_parameters()
     ratio = base.KV2 / base.KV1
     scenario = sinusoidal_inputs(f)
     lg = friction_models()["LG"]
-    grid, best = [], None
+    grid, best, best_error = [], None, math.inf
     for delta in deltas:
         for KV1 in gains:
             P = replace(base, um=2.5 + delta, un=2.5 - delta, KV1=KV1, KV2=ratio * KV1)
             r = simulate(lg, scenario, params=P)
-            res = (float(r.p1_gauge.max()) / TEXT["p1_max_sine"] - 1.0, float(r.p2_gauge.max()) / TEXT["p2_max_sine"] - 1.0)
-            ok = bool(r.x.min() > 0.005 and r.x.max() < P.L - 0.005)
-            grid.append({"delta": delta, "KV1": KV1, "p1_peak": float(r.p1_gauge.max()), "p2_peak": float(r.p2_gauge.max()),
-                         "x_min": float(r.x.min()), "x_max": float(r.x.max()), "admissible": ok})
-            if ok and (best is None or math.hypot(*res) < math.hypot(*best[2])):
-                best = (delta, KV1, res)
+            row = ValveGridRow(delta=delta, KV1=KV1, p1_peak=float(r.p1_gauge.max()), p2_peak=float(r.p2_gauge.max()),
+                               x_min=float(r.x.min()), x_max=float(r.x.max()),
+                               admissible=bool(r.x.min() > 0.005 and r.x.max() < P.L - 0.005))
+            grid.append(row)
+            error = math.hypot(*_peak_residuals(row))
+            if row.admissible and error < best_error:
+                best, best_error = row, error
     if best is None:
         raise RuntimeError("no valve set of the grid keeps the sinusoidal strokes inside the cylinder.")
-    delta, KV1, res = best
-    return {"delta": delta, "um": 2.5 + delta, "un": 2.5 - delta, "KV1": KV1, "KV2": ratio * KV1,
-            "residuals": list(res), "grid": grid}
+    residual_p1, residual_p2 = _peak_residuals(best)
+    return SinusoidValveEstimates(delta=best.delta, um=2.5 + best.delta, un=2.5 - best.delta, KV1=best.KV1,
+                                  KV2=ratio * best.KV1, residual_p1=residual_p1, residual_p2=residual_p2,
+                                  grid=tuple(grid))
+
+
+def _peak_residuals(row):
+    """Relative errors of a grid run's p1 and p2 peaks against the text (fig. 9b)."""
+    return row.p1_peak / TEXT.p1_max_sine - 1.0, row.p2_peak / TEXT.p2_max_sine - 1.0
 
 
 def sinusoid_cylinder_parameters():
     """The cylinder with the valve set of :func:`sinusoid_valve_estimates` (the rest as :func:`cylinder_parameters`)."""
     est = sinusoid_valve_estimates()
-    return replace(cylinder_parameters(), um=est["um"], un=est["un"], KV1=est["KV1"], KV2=est["KV2"])
+    return replace(cylinder_parameters(), um=est.um, un=est.un, KV1=est.KV1, KV2=est.KV2)
 
 
 def friction_parameters():
-    """The friction parameters of the three models (one dict, SI units): see :func:`friction_estimates`."""
+    """The friction parameters of the three models (SI units): see :func:`friction_estimates`.
+
+    Returns
+    -------
+    FrictionParameters
+        Change one with ``dataclasses.replace(friction_parameters(), v_dwell=1e-3)``.
+    """
     est = friction_estimates()
-    return {key: est[key] for key in ("Fc", "Fs", "vs", "vb", "n", "sigma0", "sigma1", "sigma2", "T",
-                                      "tau_hp", "tau_hn", "tau_h0", "v_dwell", "c", "k")}
+    return FrictionParameters(**{f.name: getattr(est, f.name) for f in fields(FrictionParameters)})
 
 
 def friction_models(params=None):
-    """The SS, LG and RLG models with one parameter set: {"SS": ..., "LG": ..., "RLG": ...}."""
+    """The SS, LG and RLG models with one parameter set: {"SS": ..., "LG": ..., "RLG": ...}.
+
+    ``params`` is a :class:`FrictionParameters` (default :func:`friction_parameters`).
+    """
     p = friction_parameters() if params is None else params
-    ss = StaticFriction(Fc=p["Fc"], Fs=p["Fs"], vs=p["vs"], sigma2=p["sigma2"], n=p["n"])
-    lg = LuGre(Fc=p["Fc"], Fs=p["Fs"], vs=p["vs"], sigma0=p["sigma0"], sigma1=p["sigma1"], sigma2=p["sigma2"],
-               n=p["n"])
-    rlg = RevisedLuGre(Fc=p["Fc"], Fs=p["Fs"], vs=p["vs"], vb=p["vb"], sigma0=p["sigma0"], sigma1=p["sigma1"],
-                       sigma2=p["sigma2"], T=p["T"], tau_hp=p["tau_hp"], tau_hn=p["tau_hn"], tau_h0=p["tau_h0"],
-                       n=p["n"], v_dwell=p["v_dwell"], curve=TransitionCurve(c=(p["c"],), k=(p["k"],)))
+    if not isinstance(p, FrictionParameters):
+        raise TypeError(f"params must be FrictionParameters (lab.friction_parameters(), changed with "
+                        f"dataclasses.replace), got {type(p).__name__}.")
+    ss = StaticFriction(Fc=p.Fc, Fs=p.Fs, vs=p.vs, sigma2=p.sigma2, n=p.n)
+    lg = LuGre(Fc=p.Fc, Fs=p.Fs, vs=p.vs, sigma0=p.sigma0, sigma1=p.sigma1, sigma2=p.sigma2, n=p.n)
+    rlg = RevisedLuGre(Fc=p.Fc, Fs=p.Fs, vs=p.vs, vb=p.vb, sigma0=p.sigma0, sigma1=p.sigma1, sigma2=p.sigma2,
+                       T=p.T, tau_hp=p.tau_hp, tau_hn=p.tau_hn, tau_h0=p.tau_h0, n=p.n, v_dwell=p.v_dwell,
+                       curve=TransitionCurve(c=(p.c,), k=(p.k,)))
     return {"SS": ss, "LG": lg, "RLG": rlg}
 
 
 def low_inputs():
     """Scenario of figs. 7 and 10: u1 = 2.875 V, u2 = 2.19 V from x0 = 0.035 m, 10 s."""
-    return {"u1": _LOW[0], "u2": _LOW[1], "x0": TEXT["x0_low"], "t_end": 10.0}
+    return Scenario(u1=_LOW[0], u2=_LOW[1], x0=TEXT.x0_low, t_end=10.0)
 
 
 def high_inputs():
     """Scenario of fig. 8: u1 = 2.99 V, u2 = 2.09 V from x0 = 0.03 m, 2 s."""
-    return {"u1": _HIGH[0], "u2": _HIGH[1], "x0": TEXT["x0_high"], "t_end": 2.0}
+    return Scenario(u1=_HIGH[0], u2=_HIGH[1], x0=TEXT.x0_high, t_end=2.0)
 
 
 def sinusoidal_inputs(f):
@@ -316,19 +765,29 @@ def sinusoidal_inputs(f):
     if not (isinstance(f, (int, float)) and math.isfinite(f) and f > 0):
         raise ValueError(f"f (the input frequency, Hz) must be a positive number, got {f!r}.")
     w = 2.0 * math.pi * f
-    return {"u1": lambda t: 2.5 + 0.5 * math.sin(w * t), "u2": lambda t: 2.5 - 0.4 * math.sin(w * t),
-            "x0": TEXT["x0_low"], "t_end": 4.0 / f, "f": f}
+    return Scenario(u1=lambda t: 2.5 + 0.5 * math.sin(w * t), u2=lambda t: 2.5 - 0.4 * math.sin(w * t),
+                    x0=TEXT.x0_low, t_end=4.0 / f, f=f)
 
 
 def simulate(model, scenario, h=H, params=None, models=None):
-    """Simulate one friction model ("SS", "LG", "RLG" or a model object) in a scenario dict."""
+    """Simulate one friction model ("SS", "LG", "RLG" or a model object) in a :class:`Scenario`.
+
+    Returns
+    -------
+    CylinderResult
+        :func:`simlab.plants.pneumatic.simulate_cylinder` for the cylinder ``params``
+        (default :func:`cylinder_parameters`).
+    """
+    if not isinstance(scenario, Scenario):
+        raise TypeError(f"scenario must be a Scenario (lab.low_inputs(), lab.high_inputs() or "
+                        f"lab.sinusoidal_inputs(f)), got {type(scenario).__name__}.")
     models = friction_models() if models is None else models
     if isinstance(model, str):
         if model not in models:
             raise ValueError(f"model must be one of {sorted(models)}, got {model!r}.")
         model = models[model]
     P = cylinder_parameters() if params is None else params
-    return simulate_cylinder(P, model, scenario["u1"], scenario["u2"], scenario["t_end"], h=h, x0=scenario["x0"])
+    return simulate_cylinder(P, model, scenario.u1, scenario.u2, scenario.t_end, h=h, x0=scenario.x0)
 
 
 def stick_slip_cycles(result, v_slip=5e-3, t_stick=0.1):
@@ -339,14 +798,15 @@ def stick_slip_cycles(result, v_slip=5e-3, t_stick=0.1):
 
     Returns
     -------
-    list of (t_start, t_end, F_breakaway)
-        F_breakaway is the friction force in the sample before the slip starts (N).
+    tuple of SlipPhase
+        Each unpacks as (t_start, t_end, F_breakaway); F_breakaway is the friction force in the
+        sample before the slip starts (N).
     """
     if v_slip <= 0 or t_stick <= 0:
         raise ValueError(f"v_slip and t_stick must be > 0, got {v_slip!r} and {t_stick!r}.")
     moving = np.abs(result.v) > v_slip
     if not moving.any():
-        return []
+        return ()
     edges = np.diff(moving.astype(int))
     on = list(np.flatnonzero(edges == 1) + 1)
     off = list(np.flatnonzero(edges == -1) + 1)
@@ -360,14 +820,15 @@ def stick_slip_cycles(result, v_slip=5e-3, t_stick=0.1):
             phases[-1][1] = b
         else:
             phases.append([a, b])
-    return [(float(result.t[a]), float(result.t[b]), float(result.F[max(a - 1, 0)])) for a, b in phases]
+    return tuple(SlipPhase(float(result.t[a]), float(result.t[b]), float(result.F[max(a - 1, 0)])) for a, b in phases)
 
 
 def count_stick_slip(phases, t_stick=0.1):
     """Number of stick-slip cycles: slip phases that start after a stick of at least t_stick seconds.
 
     The first phase counts if the piston stood still for t_stick before it (the initial stick).
-    A model that creeps from the start and never sticks (SS) has none.
+    A model that creeps from the start and never sticks (SS) has none. ``phases``: a sequence of
+    :class:`SlipPhase` (or of (t_start, t_end, F_breakaway) tuples).
     """
     count, previous_end = 0, 0.0
     for start, end, _ in phases:
@@ -381,21 +842,43 @@ def _stuck_fraction(result, v_stick=5e-3):
     return float(np.mean(np.abs(result.v) < v_stick))
 
 
-def _runs(scenario, h):
+def _model_run(name, r, kind=ModelRun, **extra):
+    """A :class:`ModelRun` (or ``kind``) of the simulation r, with its slip phases and peaks."""
+    phases = stick_slip_cycles(r)
+    return kind(model=name, result=r, phases=phases, cycles=count_stick_slip(phases), stuck_fraction=_stuck_fraction(r),
+                p1_max=float(r.p1_gauge.max()), p2_max=float(r.p2_gauge.max()), x_min=float(r.x.min()),
+                x_max=float(r.x.max()), **extra)
+
+
+def _comparison(scenario, h, params=None):
     """Each model in the scenario, with its slip phases and the numbers every study reports."""
-    out = {}
-    for name in MODELS:
-        r = simulate(name, scenario, h=h)
-        phases = stick_slip_cycles(r)
-        out[name] = {"result": r, "phases": phases, "cycles": count_stick_slip(phases),
-                     "stuck_fraction": _stuck_fraction(r), "breakaway": [p[2] for p in phases],
-                     "p1_max": float(r.p1_gauge.max()), "p2_max": float(r.p2_gauge.max())}
-    return out
+    P = cylinder_parameters() if params is None else params
+    runs = {name: _model_run(name, simulate(name, scenario, h=h, params=P)) for name in MODELS}
+    return ModelComparison(scenario=scenario, h=h, params=P, runs=runs)
 
 
 def constant_input_study(h=H):
-    """Low constant inputs for SS, LG and RLG: runs, slip phases, cycles, break-away forces, time stuck."""
-    return _runs(low_inputs(), h)
+    """Low constant inputs for SS, LG and RLG: runs, slip phases, cycles, break-away forces, time stuck.
+
+    Returns
+    -------
+    ModelComparison
+        ``runs["SS"]``, ``runs["LG"]``, ``runs["RLG"]``: :class:`ModelRun`; ``results`` for
+        :func:`plot_cylinder_runs`.
+    """
+    return _comparison(low_inputs(), h)
+
+
+def _smooth_motion_numbers(r, resolution):
+    """Break-away time, mean speed, time to reach 0.24 m and largest p1 while moving (fig. 8)."""
+    inside = r.x < r.params.L
+    moving = (np.abs(r.v) > 5e-3) & inside
+    start = np.flatnonzero(r.x - r.x[0] >= resolution)
+    reach = np.flatnonzero(r.x >= TEXT.x_high)
+    return {"t_start": float(r.t[start[0]]) if start.size else float("nan"),
+            "mean_speed": float(np.mean(r.v[moving])) if moving.any() else 0.0,
+            "t_reach": float(r.t[reach[0]]) if reach.size else float("nan"),
+            "p1_max_moving": float(r.p1_gauge[moving].max()) if moving.any() else float("nan")}
 
 
 def smooth_motion_study(h=H, resolution=1.5e-3):
@@ -404,47 +887,56 @@ def smooth_motion_study(h=H, resolution=1.5e-3):
     The break-away time is when the piston has moved by ``resolution`` (the 1.5 mm accuracy of
     the position sensor, 0.5 % of 300 mm), as one reads it off the measured fig. 8a; the mean
     speed and the largest p1 are taken while the piston moves inside the stroke (before the stop).
+
+    Returns
+    -------
+    ModelComparison
+        Its runs are :class:`SmoothMotionRun` (t_start, mean_speed, t_reach, p1_max_moving).
     """
-    out = _runs(high_inputs(), h)
-    for entry in out.values():
-        r = entry["result"]
-        inside = r.x < r.params.L
-        moving = (np.abs(r.v) > 5e-3) & inside
-        start = np.flatnonzero(r.x - r.x[0] >= resolution)
-        reach = np.flatnonzero(r.x >= TEXT["x_high"])
-        entry.update({"t_start": float(r.t[start[0]]) if start.size else float("nan"),
-                      "mean_speed": float(np.mean(r.v[moving])) if moving.any() else 0.0,
-                      "t_reach": float(r.t[reach[0]]) if reach.size else float("nan"),
-                      "p1_max_moving": float(r.p1_gauge[moving].max()) if moving.any() else float("nan")})
-    return out
+    scenario, P = high_inputs(), cylinder_parameters()
+    runs = {}
+    for name in MODELS:
+        r = simulate(name, scenario, h=h, params=P)
+        runs[name] = _model_run(name, r, SmoothMotionRun, **_smooth_motion_numbers(r, resolution))
+    return ModelComparison(scenario=scenario, h=h, params=P, runs=runs)
 
 
 def sinusoidal_study(f, h=H, params=None):
     """Sinusoidal inputs at f Hz: runs per model, stroke range and the LG-RLG difference.
 
     Default cylinder: :func:`sinusoid_cylinder_parameters` (the valve set identified from fig. 9).
+
+    Returns
+    -------
+    SinusoidalStudy
+        Per model a :class:`ModelRun` (x_min, x_max, p1_max, p2_max, ...), and lg_rlg_dx, ss_lg_dx.
     """
     scenario = sinusoidal_inputs(f)
     P = sinusoid_cylinder_parameters() if params is None else params
-    runs = {name: simulate(name, scenario, h=h, params=P) for name in MODELS}
-    return {"f": f, "runs": runs,
-            "x_range": {n: (float(r.x.min()), float(r.x.max())) for n, r in runs.items()},
-            "p1_max": {n: float(r.p1_gauge.max()) for n, r in runs.items()},
-            "p2_max": {n: float(r.p2_gauge.max()) for n, r in runs.items()},
-            "lg_rlg_dx": float(np.max(np.abs(runs["LG"].x - runs["RLG"].x))),
-            "ss_lg_dx": float(np.max(np.abs(runs["SS"].x - runs["LG"].x)))}
+    runs = {name: _model_run(name, simulate(name, scenario, h=h, params=P)) for name in MODELS}
+    x = {name: run.result.x for name, run in runs.items()}
+    return SinusoidalStudy(scenario=scenario, h=h, params=P, runs=runs,
+                           lg_rlg_dx=float(np.max(np.abs(x["LG"] - x["RLG"]))),
+                           ss_lg_dx=float(np.max(np.abs(x["SS"] - x["LG"]))))
 
 
 def step_halving(scenario, h=H, models=MODELS, params=None):
-    """Each model at h and h/2: max |x_h - x_{h/2}| and |p1_h - p1_{h/2}| on the common grid, cycles."""
+    """Each model at h and h/2: max |x_h - x_{h/2}| and |p1_h - p1_{h/2}| on the common grid, cycles.
+
+    Returns
+    -------
+    dict of str -> HalvingRow
+        Keyed by the model names of ``models``.
+    """
     out = {}
     for name in models:
         a, b = simulate(name, scenario, h=h, params=params), simulate(name, scenario, h=h / 2.0, params=params)
         n = min(len(a.t), (len(b.t) + 1) // 2)
-        out[name] = {"dx": float(np.max(np.abs(a.x[:n] - b.x[: 2 * n : 2]))),
-                     "dp1": float(np.max(np.abs(a.p1[:n] - b.p1[: 2 * n : 2]))),
-                     "cycles": (count_stick_slip(stick_slip_cycles(a)), count_stick_slip(stick_slip_cycles(b))),
-                     "grid_check": float(np.max(np.abs(a.t[:n] - b.t[: 2 * n : 2])))}
+        out[name] = HalvingRow(model=name, dx=float(np.max(np.abs(a.x[:n] - b.x[: 2 * n : 2]))),
+                               dp1=float(np.max(np.abs(a.p1[:n] - b.p1[: 2 * n : 2]))),
+                               cycles_h=count_stick_slip(stick_slip_cycles(a)),
+                               cycles_half=count_stick_slip(stick_slip_cycles(b)),
+                               grid_check=float(np.max(np.abs(a.t[:n] - b.t[: 2 * n : 2]))))
     return out
 
 
@@ -454,20 +946,25 @@ def dead_volume_scan(V10_values=(1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 4e-4), model="LG"
     Shows how the air spring k_air = k p A1^2 / V1 sets stick-slip: a larger dead volume is a
     softer spring and the motion becomes smooth. KV1 keeps the text's 1.8 s first stick for each
     V10; "stuck" is the fraction of the time inside the stroke (not held at a stop) with |v| < 1 mm/s.
+
+    Returns
+    -------
+    tuple of DeadVolumeRow
+        One row per dead volume, in the order of ``V10_values``.
     """
     base = cylinder_parameters()
     est = valve_estimates()
     out = []
     for V10 in V10_values:
-        V1 = V10 + base.A1 * TEXT["x0_low"]
-        scale = V1 / (est["V10"] + base.A1 * TEXT["x0_low"])
+        V1 = V10 + base.A1 * TEXT.x0_low
+        scale = V1 / (est.V10 + base.A1 * TEXT.x0_low)
         P = replace(base, V10=V10, V20=V10, KV1=base.KV1 * scale)
         r = simulate(model, low_inputs(), params=P)
         inside = (r.x > 0.0) & (r.x < P.L)
-        out.append({"V10": V10, "KV1": P.KV1, "cycles": count_stick_slip(stick_slip_cycles(r)),
-                    "stuck": float(np.mean(np.abs(r.v[inside]) < 1e-3)) if inside.any() else 0.0,
-                    "k_air": P.k * (P.patm + TEXT["p1_breakaway"]) * P.A1**2 / V1})
-    return out
+        out.append(DeadVolumeRow(V10=V10, KV1=P.KV1, cycles=count_stick_slip(stick_slip_cycles(r)),
+                                 stuck=float(np.mean(np.abs(r.v[inside]) < 1e-3)) if inside.any() else 0.0,
+                                 k_air=P.k * (P.patm + TEXT.p1_breakaway) * P.A1**2 / V1))
+    return tuple(out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -475,19 +972,17 @@ def dead_volume_scan(V10_values=(1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 4e-4), model="LG"
 # ---------------------------------------------------------------------------------------------
 
 
-def _cylinder_results(runs):
-    return {name: (entry["result"] if isinstance(entry, dict) else entry) for name, entry in runs.items()}
-
-
 def plot_cylinder_runs(runs, title=None):
     """Lab 09: position, chamber pressures and friction force of the cylinder, one line per model.
 
-    ``runs`` maps a model name to a :class:`simlab.plants.pneumatic.CylinderResult` (or to a dict
-    holding it under "result", as the lab's studies return).
+    ``runs`` maps a model name to a :class:`simlab.plants.pneumatic.CylinderResult`; a study's
+    ``results`` (:attr:`ModelComparison.results`) is such a mapping.
     """
-    results = _cylinder_results(runs)
+    if not (isinstance(runs, Mapping) and all(isinstance(r, CylinderResult) for r in runs.values())):
+        raise TypeError(f"runs must map model names to CylinderResult (for a study, pass study.results), "
+                        f"got {type(runs).__name__}.")
     fig, (ax_x, ax_p, ax_F) = subplots(3, 1, figsize=(10, 8.5), sharex=True)
-    for i, (name, r) in enumerate(results.items()):
+    for i, (name, r) in enumerate(runs.items()):
         style = {"linestyle": LINE_STYLES[i % len(LINE_STYLES)][0]}
         ax_x.plot(r.t, r.x * 1e3, label=name, **style)
         line, = ax_p.plot(r.t, r.p1_gauge / 1e6, label=f"p1, {name}", **style)
@@ -507,35 +1002,40 @@ def plot_cylinder_runs(runs, title=None):
 
 
 def run():
-    """Run lab 09 headless."""
-    est, fr = valve_estimates(), friction_estimates()
-    low = constant_input_study()
-    high = smooth_motion_study()
-    sines = {f: sinusoidal_study(f) for f in (0.2, 1.0)}
-    halving = step_halving(low_inputs())
-    sine_set = sinusoid_valve_estimates()
+    """Run lab 09 headless.
+
+    Returns
+    -------
+    ExperimentResult
+        The key numbers, the figures ``lab09_low_inputs`` and ``lab09_sinusoid_02Hz``, and the
+        :class:`Lab09Results` as ``data``.
+    """
+    data = Lab09Results(valve=valve_estimates(), sine_valve=sinusoid_valve_estimates(), friction=friction_estimates(),
+                        low=constant_input_study(), high=smooth_motion_study(),
+                        sines={f: sinusoidal_study(f) for f in (0.2, 1.0)}, halving=step_halving(low_inputs()))
+    est, fr, sine_set = data.valve, data.friction, data.sine_valve
     summary = [
-        ("estimated V10 = V20", f"{est['V10'] * 1e6:.1f} cm^3"),
-        ("estimated um / un", f"{est['um']:.4f} / {est['un']:.2f} V"),
-        ("estimated KV1 / KV2", f"{est['KV1']:.3g} / {est['KV2']:.3g} m^2/V"),
-        ("estimated sigma2 / tau_h0", f"{fr['sigma2']:.1f} N s/m / {fr['tau_h0']:.3f} s"),
-        ("sinusoid valve set: um / un / KV1", f"{sine_set['um']:.4f} / {sine_set['un']:.4f} V / {sine_set['KV1']:.3g} m^2/V"),
+        ("estimated V10 = V20", f"{est.V10 * 1e6:.1f} cm^3"),
+        ("estimated um / un", f"{est.um:.4f} / {est.un:.2f} V"),
+        ("estimated KV1 / KV2", f"{est.KV1:.3g} / {est.KV2:.3g} m^2/V"),
+        ("estimated sigma2 / tau_h0", f"{fr.sigma2:.1f} N s/m / {fr.tau_h0:.3f} s"),
+        ("sinusoid valve set: um / un / KV1", f"{sine_set.um:.4f} / {sine_set.un:.4f} V / {sine_set.KV1:.3g} m^2/V"),
     ]
     for name in MODELS:
-        entry = low[name]
+        entry = data.low.runs[name]
         summary.append((f"low inputs, {name}: stick-slip cycles / time stuck",
-                        f"{entry['cycles']} / {100 * entry['stuck_fraction']:.0f} %"))
+                        f"{entry.cycles} / {100 * entry.stuck_fraction:.0f} %"))
     for name in MODELS:
+        entry = data.high.runs[name]
         summary.append((f"higher inputs, {name}: slip phases / mean speed",
-                        f"{len(high[name]['phases'])} / {high[name]['mean_speed']:.3f} m/s"))
-    for f, study in sines.items():
-        lo, hi = study["x_range"]["LG"]
+                        f"{len(entry.phases)} / {entry.mean_speed:.3f} m/s"))
+    for f, study in data.sines.items():
+        lg = study.runs["LG"]
         summary.append((f"sinusoid {f:g} Hz, LG: stroke range / max |x_LG - x_RLG|",
-                        f"{1e3 * lo:.0f}-{1e3 * hi:.0f} mm / {1e3 * study['lg_rlg_dx']:.1f} mm"))
+                        f"{1e3 * lg.x_min:.0f}-{1e3 * lg.x_max:.0f} mm / {1e3 * study.lg_rlg_dx:.1f} mm"))
     for name in MODELS:
-        summary.append((f"h vs h/2, low inputs, {name}: max |dx|", f"{1e3 * halving[name]['dx']:.2f} mm"))
-    data = {"valve": est, "sine_valve": sine_set, "friction": fr, "low": low, "high": high, "sines": sines, "halving": halving}
+        summary.append((f"h vs h/2, low inputs, {name}: max |dx|", f"{1e3 * data.halving[name].dx:.2f} mm"))
     return ExperimentResult(summary=summary,
-                            figures=[("lab09_low_inputs", plot_cylinder_runs, low),
-                                     ("lab09_sinusoid_02Hz", plot_cylinder_runs, sines[0.2]["runs"])],
+                            figures=[("lab09_low_inputs", plot_cylinder_runs, data.low.results),
+                                     ("lab09_sinusoid_02Hz", plot_cylinder_runs, data.sines[0.2].results)],
                             data=data)
