@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import copy
 import io
 import json
 import re
+import types
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +43,7 @@ class Run:
 
     path: Path
     cells: list = field(default_factory=list)
+    namespace: dict = field(default_factory=dict, repr=False)
 
     @property
     def text(self):
@@ -79,6 +82,25 @@ def _execute(source, namespace):
     return "" if value is None else repr(value)
 
 
+#: Namespaces after the unchanged first cells of a notebook, by (path, number of cells): a run with
+#: an edit in cell m starts from a copy of the namespace after cells 0 .. m-1.
+_PREFIXES = {}
+
+
+def _copy_namespace(namespace):
+    """A copy in which every value that can be deep-copied is (modules and functions are shared)."""
+    copied = {}
+    for key, value in namespace.items():
+        if isinstance(value, (types.ModuleType, types.FunctionType, type)):
+            copied[key] = value
+            continue
+        try:
+            copied[key] = copy.deepcopy(value)
+        except Exception:  # noqa: BLE001 - objects that cannot be copied are shared
+            copied[key] = value
+    return copied
+
+
 def run_notebook(path, replace=(), stop_after=None):
     """Run the code cells of ``path`` in one fresh namespace.
 
@@ -96,21 +118,42 @@ def run_notebook(path, replace=(), stop_after=None):
     Run
         ``error`` is the first cell that raised (the run stops there).
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     sources = code_cells(path)
     for old, new in replace:
         hits = [i for i, source in enumerate(sources) if old in source]
         if len(hits) != 1:
             raise AssertionError(f"{Path(path).name}: {old!r} occurs in {len(hits)} code cells, expected one")
         sources[hits[0]] = sources[hits[0]].replace(old, new)
-    run = Run(Path(path))
-    namespace = {"__name__": "__main__"}
+    original = code_cells(path)
+    first_edit = next((i for i, (a, b) in enumerate(zip(original, sources)) if a != b), len(sources))
     last = len(sources) - 1 if stop_after is None else stop_after
-    for index, source in enumerate(sources[: last + 1]):
+    start = min(first_edit, last + 1)
+    run = Run(Path(path))
+    key = (str(Path(path).resolve()), start)
+    if start and key in _PREFIXES:
+        cells, namespace = _PREFIXES[key]
+        run.cells = list(cells)
+        namespace = _copy_namespace(namespace)
+    else:
+        run = _run(run, sources, 0, start - 1, {"__name__": "__main__"})
+        namespace = run.namespace
+        if run.error is None and start:
+            _PREFIXES[key] = (list(run.cells), _copy_namespace(namespace))
+    if run.error is not None:
+        return run
+    return _run(run, sources, start, last, namespace)
+
+
+def _run(run, sources, first, last, namespace):
+    """Run cells first .. last of ``sources`` in ``namespace``, appending to ``run``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    run.namespace = namespace
+    for index in range(first, last + 1):
+        source = sources[index]
         cell = CellOutput(index, source)
         stream = io.StringIO()
         try:

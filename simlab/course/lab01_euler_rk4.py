@@ -535,7 +535,8 @@ MISTAKES = (
     Mistake("2", "slope at t_{k+1}",
             "h * f(t[k], y_euler[k])", "h * f(t[k + 1], y_euler[k])", "t_{k+1} instead of t_k"),
     Mistake("2", "the initial value left out",
-            "y_euler = np.empty(N + 1)", "y_euler = np.empty(N + 1)[:-1]", "initial value at t0"),
+            "### END SOLUTION\nprint(f\"Euler:", "y_euler = y_euler[1:]  # only the computed steps\n### END SOLUTION\n"
+            "print(f\"Euler:", "initial value at t0"),
     Mistake("3a", "corrector slope at t_k",
             "K2 = f(t[k] + h, y_heun[k] + h * K1)", "K2 = f(t[k], y_heun[k] + h * K1)", "end of the step"),
     Mistake("3b", "full steps in K2 and K3",
