@@ -5,6 +5,7 @@ import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+import sympy as sp
 from scipy.integrate import solve_ivp
 
 from simlab.course import lab02_step_size as lab
@@ -164,3 +165,81 @@ def test_run_data_is_the_typed_result_and_every_figure_draws_from_it():
             assert figure.axes, stem
         finally:
             plt.close(figure)
+
+
+# ---------------------------------------------------------------------------------------------
+# The student path: task checks that follow the notebook's parameters (issue 13)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_task_checks_accept_the_references_of_every_task():
+    """Oracle: each task's own reference answers, computed with the lab's parameters."""
+    for name, task in lab.TASKS.items():
+        reference = task.reference()
+        assert lab.check(name, namespace=reference), name
+
+
+def test_check_orders_follows_the_step_sizes():
+    """Oracle: np.polyfit on the errors of the convergence study with the same step sizes."""
+    hs = 0.1 / 2.0 ** np.arange(5)
+    study = lab.convergence_study(hs)
+    slopes = [np.polyfit(np.log(hs), np.log(study.errors[m]), 1)[0] for m in ("euler", "heun", "rk4")]
+    assert lab.check_orders(*slopes, hs=hs)
+    intercept = np.polyfit(np.log(hs), np.log(study.errors["euler"]), 1)[1]
+    assert "intercept" in str(lab.check_orders(intercept, *slopes[1:], hs=hs))
+
+
+def test_check_stability_function_names_the_typical_slips():
+    """Oracle: sympy; R(z) of RK4 with full steps in K2 and K3 is 1 + z + 5z^2/6 + z^3/2 + z^4/6."""
+    z, h, lam, y0 = sp.symbols("z h lambda y_0")
+    assert lab.check_stability_function("rk4", 1 + z + z**2 / 2 + z**3 / 6 + z**4 / 24)
+    assert "z = h lambda" in str(lab.check_stability_function("euler", 1 + h * lam))
+    assert "divide" in str(lab.check_stability_function("euler", y0 + y0 * z))
+    full_steps = 1 + z + sp.Rational(5, 6) * z**2 + z**3 / 2 + z**4 / 6
+    assert "middle of the step" in str(lab.check_stability_function("rk4", full_steps))
+
+
+def test_check_stability_limit_recognises_zero():
+    assert "z = 0" in str(lab.check_stability_limit("euler", 0.0))
+
+
+def test_check_rk4_step_limit_asks_to_round_up():
+    """Oracle: the RK4 limit |z_min| / 1000 of the fast eigenvalue, z_min = -2.785293563."""
+    h_max = 2.785293563 / 1000
+    steps = int(np.ceil(5.0 / h_max))
+    assert lab.check_rk4_step_limit(h_max, steps)
+    assert "round up" in str(lab.check_rk4_step_limit(h_max, steps - 1))
+    assert "slow mode" in str(lab.check_rk4_step_limit(2.785293563, steps))
+
+
+def test_check_implicit_euler_follows_the_step():
+    """Oracle: the implicit Euler loop (I - hA) x_{k+1} = x_k + h B u written out."""
+    A, B, _ = systems.stiff_system()
+    h = 0.05
+    x = np.zeros((round(5.0 / h) + 1, 2))
+    for k in range(len(x) - 1):
+        x[k + 1] = np.linalg.solve(np.eye(2) - h * A, x[k] + h * B)
+    assert lab.check_implicit_euler(x, h_implicit=h)
+    assert not lab.check_implicit_euler(x, h_implicit=0.1)
+
+
+def test_check_seed_rk4_follows_the_step():
+    """Oracle: python-control step response of the closed loop times r = 5, at h = 0.01."""
+    A, b, C = systems.seed_rk4_system()
+    t, y = systems.seed_rk4_program(A, b, C, h=0.01)
+    closed = control.feedback(control.tf([1], [1, 4, 8, 5]), 1)
+    np.testing.assert_allclose(y, 5.0 * control.step_response(closed, T=t).outputs, atol=1e-8)
+    assert lab.check_seed_rk4(y, h_seed=0.01)
+    assert "initial value" in str(lab.check_seed_rk4(y[1:], h_seed=0.01))
+
+
+def test_seed_rk4_lab_with_another_step_adds_its_row():
+    seed = lab.seed_rk4_lab(h=0.01)
+    assert len(seed.t) == 501 and seed.step_row(0.01).steps == 500
+    assert [row.h for row in seed.step_table] == [0.01, *lab.SEED_STEP_SIZES]
+
+
+def test_stiff_comparison_uses_the_implicit_step():
+    stiff = lab.stiff_comparison(h=0.05)
+    assert stiff.backward_euler.h == 0.05 and stiff.backward_euler.steps == 100
+    assert stiff.exact_update.h == 0.05 and stiff.exact_update.max_error < 1e-12

@@ -142,3 +142,78 @@ def test_run_data_is_the_typed_result_and_every_figure_draws_from_it():
             assert figure.axes, stem
         finally:
             plt.close(figure)
+
+
+# ---------------------------------------------------------------------------------------------
+# The student path: task checks that follow the notebook's parameters (issue 13)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_task_checks_accept_the_references_of_every_task():
+    """Oracle: each task's own reference answers, computed with the lab's parameters."""
+    for name, task in lab.TASKS.items():
+        assert lab.check(name, namespace=task.reference()), name
+
+
+def test_check_transfer_function_names_ascending_order_and_swaps():
+    assert lab.check_transfer_function(lab.G_NUM, lab.G_DEN)
+    assert "ascending" in str(lab.check_transfer_function(lab.G_NUM[::-1], lab.G_DEN[::-1]))
+    assert "swapped" in str(lab.check_transfer_function(lab.G_DEN, lab.G_NUM))
+
+
+def test_check_tf2ss_names_the_missing_division_and_the_numerator_as_c():
+    a, b = lab.G_DEN, lab.G_NUM  # not divided by a0 = 6
+    A = np.vstack([-a[1:], np.eye(2, 3)])
+    not_divided = lab.check_tf2ss(A, np.eye(3, 1), (b[1:] - b[0] * a[1:]).reshape(1, 3), [[b[0]]])
+    assert not not_divided and "leading coefficient" in str(not_divided)
+    a, b = lab.G_DEN / 6, lab.G_NUM / 6
+    A = np.vstack([-a[1:], np.eye(2, 3)])
+    numerator_as_c = lab.check_tf2ss(A, np.eye(3, 1), b[1:].reshape(1, 3), [[b[0]]])
+    assert not numerator_as_c and "not simply the numerator" in str(numerator_as_c)
+
+
+def test_check_discrete_poles_follows_the_sample_time():
+    """Oracle: the poles of python-control's c2d (zoh) of G at T = 0.5 s."""
+    G_d = control.c2d(control.tf(lab.G_NUM, lab.G_DEN), 0.5, method="zoh")
+    poles = control.poles(G_d)
+    assert lab.check_discrete_poles(poles, T=0.5)
+    assert not lab.check_discrete_poles(poles, T=1.0)
+    p = np.roots(lab.G_DEN)
+    assert "Tustin" in str(lab.check_discrete_poles((1 + p * 0.25) / (1 - p * 0.25), T=0.5))
+
+
+def test_check_connection_names_the_parallel_and_feedback_slips():
+    added = lab.check_connection("parallel", np.polyadd(lab.G_NUM, lab.H_NUM), np.polymul(lab.G_DEN, lab.H_DEN))
+    assert not added and "common denominator" in str(added)
+    den = np.polyadd(np.polymul(lab.G_DEN, lab.H_DEN), np.polymul(lab.G_NUM, lab.H_NUM))
+    assert "n1 d2" in str(lab.check_connection("feedback", lab.G_NUM, den))
+
+
+def test_check_reduction_bound_follows_the_order():
+    """Oracle: the error bound that balred reports for the same order."""
+    hsv = lab.reduction(3).hsv
+    bound = lab.reduction(3).error_bound
+    assert lab.check_reduction_bound(hsv, bound, order=3)
+    assert not lab.check_reduction_bound(hsv, bound, order=2)
+    assert "twice" in str(lab.check_reduction_bound(hsv, bound / 2, order=3))
+
+
+def test_check_analogous_follows_the_parameters():
+    m, f, k = 2.0, 0.8, 5.0
+    den = np.array([m, f, k])
+    assert lab.check_analogous([1.0], den, m, f, 1 / k, [1.0], den, m=m, f=f, k_spring=k)
+    wrong_c = lab.check_analogous([1.0], den, m, f, k, [1.0], [m, f, 1 / k], m=m, f=f, k_spring=k)
+    assert "k corresponds to 1/C" in str(wrong_c)
+
+
+def test_check_seed_feedback_names_the_open_loop_and_positive_feedback():
+    """Oracle: python-control feedback of 1/(s^3 + 4s^2 + 8s + 5), negative and positive."""
+    closed = control.feedback(control.tf([1], [1, 4, 8, 5]), 1)
+    ss = control.ss(closed)
+    num, den = closed.num[0][0], closed.den[0][0]
+    assert lab.check_seed_feedback(num, den, ss.A, ss.B, ss.C, ss.D)
+    open_loop = control.ss(control.tf([1], [1, 4, 8, 5]))
+    assert "open loop" in str(lab.check_seed_feedback(num, den, open_loop.A, open_loop.B, open_loop.C, open_loop.D))
+    positive = control.feedback(control.tf([1], [1, 4, 8, 5]), 1, sign=1)
+    assert "positive feedback" in str(lab.check_seed_feedback(positive.num[0][0], positive.den[0][0],
+                                                              ss.A, ss.B, ss.C, ss.D))

@@ -12,6 +12,11 @@ Experiments:
    (matrix-exponential) update do not.
 4. The seed's RK4 lab: G(s) = 1/(s^3 + 4 s^2 + 8 s + 5) in unity negative feedback, r = 5,
    Tf = 5, h = 0.02, simulated from its state-space form built by hand.
+
+The notebook's parameters are the step sizes ``hs`` of the convergence study, the step
+``h_implicit`` of implicit Euler on the stiff system and the step ``h_seed`` of the seed's RK4
+lab; every self-check takes them as keywords (the lab's values by default), and the tasks are
+listed in :data:`TASKS`.
 """
 
 from __future__ import annotations
@@ -22,8 +27,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from simlab.course import ExperimentResult
-from simlab.course.check import CheckResult, check_array, check_value
+from simlab.course.check import (
+    CheckResult,
+    Mistake,
+    ParameterChange,
+    Task,
+    Tasks,
+    all_of,
+    check_array,
+    check_value,
+)
 from simlab.course.systems import (
+    SEED_H,
     SEED_R,
     SEED_TF,
     seed_rk4_exact,
@@ -37,7 +52,13 @@ from simlab.integrators import METHODS, NonFiniteStateError, integrate, rk4
 from simlab.plotting import line_style, plot_stability_regions, subplots
 from simlab.results import Result
 from simlab.similarity import lsim
-from simlab.stability import fit_order, max_stable_step, real_stability_limit, stability_grid
+from simlab.stability import (
+    fit_order,
+    max_stable_step,
+    real_stability_limit,
+    stability_grid,
+    stability_polynomial,
+)
 
 __all__ = [
     "ConvergenceStudy",
@@ -48,6 +69,9 @@ __all__ = [
     "SeedRK4Lab",
     "Lab02Results",
     "SEED_STEP_SIZES",
+    "CONVERGENCE_STEPS",
+    "H_IMPLICIT",
+    "STIFF_T_END",
     "nonlinear_rhs",
     "nonlinear_exact",
     "convergence_study",
@@ -58,9 +82,20 @@ __all__ = [
     "seed_rk4_exact",
     "seed_rk4_lab",
     "check_order",
+    "check_orders",
+    "check_stability_function",
+    "check_stability_functions",
     "check_stability_limit",
+    "check_stability_limits",
+    "check_rk4_step_limit",
+    "check_implicit_euler",
     "check_seed_state_space",
     "check_seed_rk4",
+    "TASKS",
+    "MISTAKES",
+    "PARAMETER_CHANGES",
+    "check",
+    "take",
     "run",
     "plot_convergence",
     "plot_seed_rk4",
@@ -72,6 +107,8 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 
 NONLINEAR_SPAN = (0.0, 2.0)
+#: Step sizes h of the convergence study, largest first: 0.2, 0.1, ..., 0.2/2^5.
+CONVERGENCE_STEPS = tuple(float(h) for h in 0.2 / 2.0 ** np.arange(6))
 
 
 def nonlinear_rhs(t, y):
@@ -92,7 +129,7 @@ class ConvergenceStudy:
     Attributes
     ----------
     hs : ndarray, shape (n,)
-        The step sizes h, largest first.
+        The step sizes h, as given (largest first by default).
     errors : dict of str -> ndarray, shape (n,)
         Global error |y_N - y(2)| at each h, keyed by method name (``"euler"``, ...).
     orders : dict of str -> float
@@ -110,13 +147,15 @@ class ConvergenceStudy:
 def convergence_study(hs=None, methods=("euler", "heun", "rk4")):
     """Global error at t = 2 versus h on y' = -2 t y^2, and the measured orders.
 
+    ``hs`` are the step sizes (each must divide 2; default :data:`CONVERGENCE_STEPS`).
+
     Returns
     -------
     ConvergenceStudy
         ``hs``; ``errors``, ``orders`` and ``evaluations`` (counted calls of f) by method name.
     """
     if hs is None:
-        hs = 0.2 / 2.0 ** np.arange(6)
+        hs = CONVERGENCE_STEPS
     hs = np.asarray(hs, dtype=float)
     errors, evaluations = {}, {}
     y_end = float(nonlinear_exact(NONLINEAR_SPAN[1]))
@@ -238,9 +277,9 @@ class StiffComparison:
     rk4_above_limit : StiffRun
         RK4 with h = 0.003125 s, just above the limit (diverges).
     backward_euler : StiffRun
-        Implicit Euler with h = 0.1 s.
+        Implicit Euler with the step h of :func:`stiff_comparison` (0.1 s by default).
     exact_update : StiffRun
-        The exact (matrix-exponential) update with h = 0.1 s.
+        The exact (matrix-exponential) update with the same step.
     runs : tuple of StiffRun
         The four runs above in this order (a property), for tables and figures.
     """
@@ -257,8 +296,16 @@ class StiffComparison:
         return (self.rk4_below_limit, self.rk4_above_limit, self.backward_euler, self.exact_update)
 
 
-def stiff_comparison(t_end=5.0):
+#: Step (s) of implicit Euler and of the exact update on the stiff system, and the simulated time (s).
+H_IMPLICIT = 0.1
+STIFF_T_END = 5.0
+
+
+def stiff_comparison(t_end=STIFF_T_END, h=H_IMPLICIT):
     """RK4 below and above its limit, implicit Euler and the exact update on the stiff system.
+
+    RK4 runs with h = 0.0025 s and h = 0.003125 s (just below and above its limit 2.785e-3 s),
+    implicit Euler and the exact update with the step ``h`` (s), all over [0, t_end].
 
     Returns
     -------
@@ -295,9 +342,9 @@ def stiff_comparison(t_end=5.0):
         h_limit_rk4=max_stable_step(np.linalg.eigvals(A), "rk4"),
         rk4_below_limit=run_of("rk4", 0.0025, rk4_solver),
         rk4_above_limit=run_of("rk4", 0.003125, rk4_solver),
-        backward_euler=run_of("backward euler", 0.1,
+        backward_euler=run_of("backward euler", h,
                               lambda h: backward_euler_linear(A, B, 1.0, (0.0, t_end), x0, h)),
-        exact_update=run_of("exact (expm)", 0.1, exact_solver),
+        exact_update=run_of("exact (expm)", h, exact_solver),
     )
 
 
@@ -339,12 +386,13 @@ class StepSizeRow:
 class SeedRK4Lab(Result):
     """Everything the seed's RK4 lab asks, computed; unpacks as ``t, y``.
 
-    The closed loop of 1/(s^3 + 4 s^2 + 8 s + 5), step r = 5, Tf = 5 s, RK4 with h = 0.02 s.
+    The closed loop of 1/(s^3 + 4 s^2 + 8 s + 5), step r = 5, Tf = 5 s, RK4 with step h
+    (the seed's 0.02 s by default).
 
     Attributes
     ----------
     t : ndarray, shape (N + 1,)
-        Time grid (s), N = 250.
+        Time grid (s), N = Tf / h (250 for the seed's h).
     y : ndarray, shape (N + 1,)
         Output y_k of the seed's RK4 program.
     exact : ndarray, shape (N + 1,)
@@ -366,8 +414,9 @@ class SeedRK4Lab(Result):
     h_limit : dict of str -> float
         Largest stable step (s) for ``"euler"`` and ``"rk4"``.
     step_table : tuple of StepSizeRow
-        The step-size table, one row per h of :data:`SEED_STEP_SIZES`; :meth:`step_row` picks
-        the row of a given h.
+        The step-size table, one row per step size of :func:`seed_rk4_lab` (those of
+        :data:`SEED_STEP_SIZES`, and h), smallest first; :meth:`step_row` picks the row of a
+        given h.
     """
 
     unpacks_as = ("t", "y")
@@ -409,8 +458,11 @@ def _step_size_row(A, b, C, h):
                        rk4_error=errors["rk4"], euler_nfev=nfev["euler"], rk4_nfev=nfev["rk4"])
 
 
-def seed_rk4_lab(step_sizes=SEED_STEP_SIZES):
-    """Everything the seed's RK4 lab asks, computed.
+def seed_rk4_lab(step_sizes=SEED_STEP_SIZES, h=SEED_H):
+    """Everything the seed's RK4 lab asks, computed, with the RK4 step ``h`` (s).
+
+    The step-size table has one row per step of ``step_sizes`` and one for ``h`` if it is not
+    among them (each step must divide Tf = 5 s).
 
     Returns
     -------
@@ -419,7 +471,7 @@ def seed_rk4_lab(step_sizes=SEED_STEP_SIZES):
         step-size table ``step_table`` (errors and counted evaluations of Euler and RK4 per h).
     """
     A, b, C = seed_rk4_system()
-    t, y = seed_rk4_program(A, b, C)
+    t, y = seed_rk4_program(A, b, C, h=h)
     exact = seed_rk4_exact(t)
     poles = np.linalg.eigvals(A)
     steady = SEED_R * 1.0 / 6.0  # final-value theorem: r * G_cl(0) = 5 * 1/6
@@ -437,7 +489,7 @@ def seed_rk4_lab(step_sizes=SEED_STEP_SIZES):
         max_overshoot=float(100.0 * max(np.max(y) - steady, 0.0) / steady),
         poles=poles,
         h_limit={method: max_stable_step(poles, method) for method in ("euler", "rk4")},
-        step_table=tuple(_step_size_row(A, b, C, h) for h in step_sizes),
+        step_table=tuple(_step_size_row(A, b, C, step) for step in sorted({*step_sizes, h})),
     )
 
 
@@ -469,8 +521,13 @@ class Lab02Results:
 
 
 # ---------------------------------------------------------------------------------------------
-# Self-checks
+# Self-checks. Each takes the notebook's answers positionally and its parameters (hs, h_implicit,
+# h_seed, ...) as keywords with the lab's values as defaults, so that a correct answer stays
+# correct when a student changes a parameter.
 # ---------------------------------------------------------------------------------------------
+
+#: Method names as the notebook prints them.
+METHOD_LABELS = {"euler": "Euler", "heun": "improved Euler", "rk4": "RK4"}
 
 
 def check_order(method, value):
@@ -489,6 +546,94 @@ def check_order(method, value):
     )
 
 
+def _check_fitted_order(method, value, study):
+    """A measured order against the least-squares slope of ``study``'s errors (Task A1).
+
+    The slope of all points is the answer; a value within 0.15 of the method's order that was
+    measured another way (from the last two points, say) is accepted with a remark.
+    """
+    log_h, log_e = np.log(study.hs), np.log(study.errors[method])
+    slope, intercept = np.polyfit(log_h, log_e, 1)
+    title = f"order of {method}"
+    alternatives = [
+        (intercept, "that is the intercept c of the line; np.polyfit returns [slope, intercept] and "
+         "the order is the slope, element [0]."),
+        (np.polyfit(log_e, log_h, 1)[0], "that is about 1/p: you fitted log h against log e. Put "
+         "log h on the x-axis: np.polyfit(np.log(hs), np.log(errors[...]), 1)."),
+        (np.polyfit(study.hs, log_e, 1)[0], "fit log e against log h, not against h: take np.log "
+         "of the step sizes too."),
+    ]
+    fitted = check_value(title, value, slope, rtol=1e-6, atol=1e-9, alternatives=alternatives)
+    if fitted.passed or fitted.message != check_value(title, value, slope, rtol=1e-6, atol=1e-9).message:
+        return fitted  # the fitted slope, or a typical mistake recognised
+    near = check_order(method, value)
+    if near.passed:
+        return CheckResult(True, title, f"{float(np.ravel(value)[0]):.6g} is within 0.15 of the order "
+                           f"{METHODS[method].order}; the least-squares slope of all {len(study.hs)} "
+                           f"points is {slope:.6g}.")
+    return near
+
+
+def check_orders(p_euler, p_heun, p_rk4, hs=CONVERGENCE_STEPS):
+    """Self-check of the orders measured from the convergence study with step sizes ``hs`` (Task A1)."""
+    study = convergence_study(hs)
+    return all_of("measured orders", [_check_fitted_order(method, value, study) for method, value in
+                                      (("euler", p_euler), ("heun", p_heun), ("rk4", p_rk4))])
+
+
+def _rk4_full_steps_polynomial():
+    """R(z) of RK4 written with h instead of h/2 in K2 and K3: 1 + z + 5z^2/6 + z^3/2 + z^4/6."""
+    return np.array([1.0, 1.0, 5.0 / 6.0, 0.5, 1.0 / 6.0])
+
+
+def check_stability_function(method, R):
+    """Self-check of the stability function R(z) of ``method``, a sympy polynomial in z (Task B1).
+
+    Compares the coefficients with :func:`simlab.stability.stability_polynomial` (ascending
+    powers of z) and recognises R written in h and lambda, R not divided by y_0 and the RK4
+    slopes taken at the end instead of the middle of the step.
+    """
+    import sympy as sp
+
+    title = f"R(z) of {METHOD_LABELS.get(method, method)}"
+    try:
+        expr = sp.expand(sp.sympify(R))
+    except (sp.SympifyError, TypeError, AttributeError):
+        return CheckResult(False, title, f"expected a sympy expression in z, got {R!r}.")
+    z = sp.Symbol("z")
+    symbols = {symbol.name: symbol for symbol in expr.free_symbols}
+    if "y_0" in symbols:
+        return CheckResult(False, title, "R(z) still contains y_0: divide the result of one step by y_0, "
+                           "R = y_1 / y_0.")
+    if {"h", "lambda"} <= set(symbols) and set(symbols) <= {"h", "lambda", "z"}:
+        return CheckResult(False, title, "write R in z = h lambda: substitute lambda = z / h "
+                           "(.subs(lambda, z / h)), so that only z remains.")
+    if set(symbols) - {"z"}:
+        return CheckResult(False, title, f"R(z) must contain z only; it contains {sorted(set(symbols) - {'z'})}.")
+    expr = expr.subs({symbols["z"]: z}) if "z" in symbols else expr
+    try:
+        coefficients = [float(c) for c in sp.Poly(expr, z).all_coeffs()[::-1]]
+    except (sp.PolynomialError, TypeError):
+        return CheckResult(False, title, f"R(z) of an explicit Runge-Kutta method is a polynomial in z; "
+                           f"got {sp.sstr(expr)}.")
+    alternatives = [(stability_polynomial(other), f"these are the coefficients of R(z) of "
+                     f"{METHOD_LABELS[other]}.") for other in METHOD_LABELS if other != method]
+    if method == "rk4":
+        alternatives.insert(0, (_rk4_full_steps_polynomial(), "K2 and K3 are taken at the middle of the "
+                                "step: y_0 + h/2 K1 and y_0 + h/2 K2, not y_0 + h K."))
+    if method == "heun":
+        alternatives.insert(0, ([1.0, 1.0, 0.25], "the second slope K2 belongs to the end of the step: "
+                                "f(y_0 + h K1), not f(y_0 + h/2 K1)."))
+    return check_array(title, coefficients, stability_polynomial(method), what="coefficients",
+                       alternatives=alternatives)
+
+
+def check_stability_functions(R_euler, R_heun, R_rk4):
+    """Self-check of the three stability functions R(z) derived with sympy (Task B1)."""
+    return all_of("stability functions R(z)", [check_stability_function(method, R) for method, R in
+                                               (("euler", R_euler), ("heun", R_heun), ("rk4", R_rk4))])
+
+
 def check_stability_limit(method, value):
     """Self-check of the real stability limit z_min (a negative number) of ``method``."""
     return check_value(
@@ -497,12 +642,58 @@ def check_stability_limit(method, value):
         real_stability_limit(method),
         rtol=1e-3,
         alternatives=[(-real_stability_limit(method), "the limit is on the negative real axis: "
-                       "z = h lambda with lambda < 0.")],
+                       "z = h lambda with lambda < 0."),
+                      (0.0, "z = 0 is always a root of R(z) = 1 (R(0) = 1); the limit is the largest "
+                       "root below 0.")],
     )
 
 
+def check_stability_limits(z_euler, z_heun, z_rk4):
+    """Self-check of the three real stability limits z_min found from R(z) (Task B2)."""
+    return all_of("real stability limits", [check_stability_limit(method, value) for method, value in
+                                            (("euler", z_euler), ("heun", z_heun), ("rk4", z_rk4))])
+
+
+def check_rk4_step_limit(h_max_rk4, steps_min, t_end=STIFF_T_END):
+    """Self-check of the RK4 step limit (s) on the stiff system and the least number of steps (Task C1)."""
+    A, _, _ = stiff_system()
+    eigenvalues = np.linalg.eigvals(A)
+    h_max = max_stable_step(eigenvalues, "rk4")
+    h_slow = real_stability_limit("rk4") / eigenvalues.real.max()
+    steps = math.ceil(t_end / h_max)
+    return all_of("RK4 on the stiff system", [
+        check_value("RK4 step limit (s)", h_max_rk4, h_max, rtol=1e-4, alternatives=[
+            (h_slow, "that is the limit for the slow mode lambda = -1; the fastest eigenvalue decides."),
+            (-h_max, "a step is positive: z_min and lambda_fast are both negative, h = z_min / lambda_fast.")]),
+        check_value(f"least number of RK4 steps for {t_end:g} s", steps_min, steps, rtol=0, atol=1e-9,
+                    alternatives=[(steps - 1, "round up: N steps of at most h_max must cover t_end, "
+                                   "N = ceil(t_end / h_max); int() rounds down.")]),
+    ])
+
+
+def _implicit_euler_loop(M, input_term, steps):
+    """x_{k+1} = M (x_k + input_term) from x_0 = 0, ``steps`` steps: the loop of Task C2 with M given."""
+    x = np.zeros((steps + 1, len(M)))
+    for k in range(steps):
+        x[k + 1] = M @ (x[k] + input_term)
+    return x
+
+
+def check_implicit_euler(x_implicit, h_implicit=H_IMPLICIT, u=1.0, t_end=STIFF_T_END):
+    """Self-check of the implicit-Euler states x_0 .. x_N on the stiff system, shape (N + 1, 2) (Task C2)."""
+    A, B, _ = stiff_system()
+    _, reference = backward_euler_linear(A, B, u, (0.0, t_end), np.zeros(2), h_implicit)
+    steps = round(t_end / h_implicit)
+    without_h = _implicit_euler_loop(np.linalg.inv(np.eye(2) - h_implicit * A), B * u, steps)
+    plus_sign = _implicit_euler_loop(np.linalg.inv(np.eye(2) + h_implicit * A), h_implicit * B * u, steps)
+    return check_array("implicit Euler states", x_implicit, reference, rtol=1e-9, what="states", alternatives=[
+        (without_h, "the right-hand side is x_k + h B u: the input term needs the factor h."),
+        (plus_sign, "the implicit step solves (I - hA) x_{k+1} = x_k + h B u: the sign of hA is minus."),
+    ])
+
+
 def check_seed_state_space(A, b, C):
-    """Self-check of a hand-built state-space form of the seed's closed loop.
+    """Self-check of a hand-built state-space form of the seed's closed loop (Task D1).
 
     Any realization is accepted: the check compares the transfer function C (sI - A)^{-1} b with
     1/(s^3 + 4 s^2 + 8 s + 6) at several frequencies.
@@ -518,22 +709,146 @@ def check_seed_state_space(A, b, C):
                            f"{A.shape}, {b.shape}, {C.shape}.")
     s = np.array([0.0, 0.5j, 1.0 + 1j, 3.0j, -0.5])
     wanted = 1.0 / (s**3 + 4 * s**2 + 8 * s + 6)
-    got = np.array([C @ np.linalg.solve(si * np.eye(3) - A, b) for si in s])
+    try:
+        got = np.array([C @ np.linalg.solve(si * np.eye(3) - A, b) for si in s])
+    except np.linalg.LinAlgError:
+        return CheckResult(False, "state space", "sI - A is singular at a test point; check A.")
     if np.allclose(got, wanted, rtol=1e-9, atol=1e-12):
         return CheckResult(True, "state space", "C (sI - A)^-1 b equals 1/(s^3 + 4s^2 + 8s + 6).")
     open_loop = 1.0 / (s**3 + 4 * s**2 + 8 * s + 5)
     if np.allclose(got, open_loop, rtol=1e-9, atol=1e-12):
         return CheckResult(False, "state space", "this is the open loop G(s); close the loop "
                            "first: G/(1 + G) = 1/(s^3 + 4s^2 + 8s + 6).")
+    if np.allclose(got, s**2 * wanted, rtol=1e-9, atol=1e-12):
+        return CheckResult(False, "state space", "C picks x_1 = y''; the output y is the last state, "
+                           "x_3: C = [0, 0, 1].")
     return CheckResult(False, "state space", f"at s = 0 your model gives {got[0].real:.4g}, the "
                        f"closed loop gives {wanted[0].real:.4g}; check the signs of the first row of A.")
 
 
-def check_seed_rk4(y):
-    """Self-check of the response y_0 .. y_N of the seed's RK4 lab (r = 5, Tf = 5, h = 0.02)."""
+def _seed_rk4_full_steps(r, Tf, h):
+    """The seed's RK4 loop with h instead of h/2 in K2 and K3 (a common slip)."""
     A, b, C = seed_rk4_system()
-    _, reference = seed_rk4_program(A, b, C)
-    return check_array("seed RK4 response", y, reference, rtol=1e-8, atol=1e-10, what="y_k")
+    x, y = np.zeros(3), [0.0]
+    for _ in range(round(Tf / h)):
+        K1 = A @ x + b * r
+        K2 = A @ (x + h * K1) + b * r
+        K3 = A @ (x + h * K2) + b * r
+        K4 = A @ (x + h * K3) + b * r
+        x = x + h * (K1 + 2 * K2 + 2 * K3 + K4) / 6
+        y.append(C @ x)
+    return np.array(y)
+
+
+def check_seed_rk4(y, h_seed=SEED_H, r=SEED_R, Tf=SEED_TF):
+    """Self-check of the response y_0 .. y_N of the seed's RK4 lab (r = 5, Tf = 5 s, step h_seed) (Task D2)."""
+    A, b, C = seed_rk4_system()
+    _, reference = seed_rk4_program(A, b, C, r=r, Tf=Tf, h=h_seed)
+    euler_run = integrate(lambda t, x: A @ x + b * r, (0.0, Tf), np.zeros(3), h_seed, "euler")
+    return check_array("seed RK4 response", y, reference, rtol=1e-8, atol=1e-10, what="y_k", alternatives=[
+        (_seed_rk4_full_steps(r, Tf, h_seed), "K2 and K3 are taken at the middle of the step: "
+         "x + h/2 K1 and x + h/2 K2, not x + h K."),
+        (euler_run.x @ C, "these are Euler values; RK4 averages four slopes per step."),
+    ])
+
+
+def _orders(hs=CONVERGENCE_STEPS):
+    """Reference answers of Task A1: the fitted orders of the convergence study with ``hs``."""
+    orders = convergence_study(hs).orders
+    return {f"p_{method}": orders[method] for method in ("euler", "heun", "rk4")}
+
+
+def _stability_functions():
+    """Reference answers of Task B1: R(z) of Euler, improved Euler and RK4 (sympy, in z)."""
+    import sympy as sp
+
+    z = sp.Symbol("z")
+    return {f"R_{method}": sum(sp.Rational(1, math.factorial(n)) * z**n for n in range(METHODS[method].order + 1))
+            for method in ("euler", "heun", "rk4")}
+
+
+def _stability_limits():
+    """Reference answers of Task B2: the real stability limits z_min."""
+    return {f"z_{method}": real_stability_limit(method) for method in ("euler", "heun", "rk4")}
+
+
+def _rk4_step_limit(t_end=STIFF_T_END):
+    """Reference answers of Task C1: the RK4 step limit (s) and the least number of steps."""
+    h_max = max_stable_step(np.linalg.eigvals(stiff_system()[0]), "rk4")
+    return {"h_max_rk4": h_max, "steps_min": math.ceil(t_end / h_max)}
+
+
+def _implicit_states(h_implicit=H_IMPLICIT, u=1.0, t_end=STIFF_T_END):
+    """Reference answer of Task C2: the implicit-Euler states."""
+    A, B, _ = stiff_system()
+    return {"x_implicit": backward_euler_linear(A, B, u, (0.0, t_end), np.zeros(2), h_implicit).x}
+
+
+def _seed_model():
+    """Reference answers of Task D1: the closed loop in controllable canonical form."""
+    A, b, C = seed_rk4_system()
+    return {"A_seed": A, "b_seed": b, "C_seed": C}
+
+
+def _seed_response(h_seed=SEED_H, r=SEED_R, Tf=SEED_TF):
+    """Reference answer of Task D2: the RK4 response of the seed's closed loop."""
+    return {"y_seed": seed_rk4_program(*seed_rk4_system(), r=r, Tf=Tf, h=h_seed)[1]}
+
+
+#: The tasks of lab 02, by their label in the notebook.
+TASKS = Tasks(
+    Task("A1", ("p_euler", "p_heun", "p_rk4"), check_orders, ("hs",), _orders, "the measured orders"),
+    Task("B1", ("R_euler", "R_heun", "R_rk4"), check_stability_functions, (), _stability_functions,
+         "the stability functions R(z)"),
+    Task("B2", ("z_euler", "z_heun", "z_rk4"), check_stability_limits, (), _stability_limits,
+         "the real stability limits"),
+    Task("C1", ("h_max_rk4", "steps_min"), check_rk4_step_limit, ("t_end",), _rk4_step_limit,
+         "the RK4 step limit on the stiff system"),
+    Task("C2", ("x_implicit",), check_implicit_euler, ("h_implicit", "u", "t_end"), _implicit_states,
+         "implicit Euler on the stiff system"),
+    Task("D1", ("A_seed", "b_seed", "C_seed"), check_seed_state_space, (), _seed_model,
+         "the seed's closed loop in state space"),
+    Task("D2", ("y_seed",), check_seed_rk4, ("h_seed", "r", "Tf"), _seed_response, "the seed's RK4 loop by hand"),
+)
+check = TASKS.check
+take = TASKS.take
+
+#: Typical mistakes: each replaces a piece of a task's solution code; its check must give the hint.
+MISTAKES = (
+    Mistake("A1", "the intercept instead of the slope", ", 1)[0]", ", 1)[1]", "intercept"),
+    Mistake("A1", "log h fitted against log e",
+            'p_euler = np.polyfit(log_h, np.log(errors["euler"]), 1)[0]',
+            'p_euler = np.polyfit(np.log(errors["euler"]), log_h, 1)[0]', "about 1/p"),
+    Mistake("B1", "R left in h and lambda", ".subs(lam_sym, z / h_sym)", "", "substitute lambda = z / h"),
+    Mistake("B1", "full steps in K2 and K3 of RK4",
+            "K2 = f(y0_sym + h_sym / 2 * K1)\nK3 = f(y0_sym + h_sym / 2 * K2)",
+            "K2 = f(y0_sym + h_sym * K1)\nK3 = f(y0_sym + h_sym * K2)", "middle of the step"),
+    Mistake("B2", "z = 0 counted as a limit", "if root < 0]", "if root <= 0]", "z = 0 is always a root"),
+    Mistake("C1", "the slow eigenvalue", "lam_fast = eigenvalues.real.min()", "lam_fast = eigenvalues.real.max()",
+            "slow mode"),
+    Mistake("C1", "the step count rounded down", "steps_min = int(np.ceil(t_end / h_max_rk4))",
+            "steps_min = int(t_end / h_max_rk4)", "round up"),
+    Mistake("C2", "the input term without h", "(x_implicit[k] + h_implicit * B * u)", "(x_implicit[k] + B * u)",
+            "needs the factor h"),
+    Mistake("C2", "I + hA instead of I - hA", "np.linalg.inv(np.eye(2) - h_implicit * A)",
+            "np.linalg.inv(np.eye(2) + h_implicit * A)", "sign of hA is minus"),
+    Mistake("D1", "the open loop's constant 5", "[[-4.0, -8.0, -6.0],", "[[-4.0, -8.0, -5.0],", "open loop"),
+    Mistake("D1", "C picks the first state", "C_seed = np.array([0.0, 0.0, 1.0])",
+            "C_seed = np.array([1.0, 0.0, 0.0])", "last state"),
+    Mistake("D2", "the initial value left out", "y_seed = [0.0]", "y_seed = []", "initial value at t0"),
+    Mistake("D2", "full steps in K2 and K3",
+            "K2 = model.A_seed @ (x + h_seed * K1 / 2) + model.b_seed * r\n"
+            "    K3 = model.A_seed @ (x + h_seed * K2 / 2) + model.b_seed * r",
+            "K2 = model.A_seed @ (x + h_seed * K1) + model.b_seed * r\n"
+            "    K3 = model.A_seed @ (x + h_seed * K2) + model.b_seed * r", "middle of the step"),
+)
+
+#: Parameters a student may change in the notebook, with a value the tests try.
+PARAMETER_CHANGES = (
+    ParameterChange("hs", "hs = lab.CONVERGENCE_STEPS", "hs = 0.1 / 2.0 ** np.arange(5)"),
+    ParameterChange("h_implicit", "h_implicit = lab.H_IMPLICIT", "h_implicit = 0.05"),
+    ParameterChange("h_seed", "h_seed = systems.SEED_H", "h_seed = 0.01"),
+)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -13,6 +13,10 @@ The seed's modelling lab, with G(s) = (s + 8)(s^2 + 2 s + 5) / ((2 s + 3)(3 s^2 
 The second system: the seed's line for H(s) is garbled in the source; only the denominator
 s^2 + 6 s + 5 = (s + 1)(s + 5) is legible. We take H(s) = (s + 1)/(s^2 + 6 s + 5) (our choice,
 marked as such in the lab), whose pole-zero cancellation shows what ``minreal`` is for.
+
+The notebook's parameters are the sample time ``T`` of c2d, the order ``order`` of the reduced
+model and the mass-spring-damper's ``m, f, k_spring``; every self-check takes them as keywords
+(the lab's values by default), and the tasks are listed in :data:`TASKS`.
 """
 
 from __future__ import annotations
@@ -22,7 +26,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from simlab.course import ExperimentResult
-from simlab.course.check import CheckResult
+from simlab.course.check import (
+    CheckResult,
+    Mistake,
+    ParameterChange,
+    Task,
+    Tasks,
+    all_of,
+    check_array,
+    check_value,
+)
 from simlab.lti import (
     MinrealResult,
     balred,
@@ -48,6 +61,12 @@ __all__ = [
     "H_NUM",
     "H_DEN",
     "CONNECTION_KINDS",
+    "T_SAMPLE",
+    "REDUCED_ORDER",
+    "MASS",
+    "DAMPING",
+    "STIFFNESS",
+    "SEED_OPEN_LOOP",
     "TransferFunction",
     "ModelForms",
     "Discretization",
@@ -67,8 +86,19 @@ __all__ = [
     "step_response",
     "same_transfer_function",
     "format_roots",
+    "check_transfer_function",
     "check_tf2ss",
+    "check_discrete_poles",
     "check_connection",
+    "check_connections",
+    "check_reduction_bound",
+    "check_analogous",
+    "check_seed_feedback",
+    "TASKS",
+    "MISTAKES",
+    "PARAMETER_CHANGES",
+    "check",
+    "take",
     "run",
     "plot_reduction",
 ]
@@ -81,6 +111,12 @@ H_NUM = np.array([1.0, 1.0])
 H_DEN = np.array([1.0, 6.0, 5.0])
 #: The connections of G and H that the lab builds.
 CONNECTION_KINDS = ("series", "parallel", "feedback")
+#: Sample time (s) of c2d, the seed's T = 1 s.
+T_SAMPLE = 1.0
+#: Order r of the reduced model of G H (the seed's comparison starts at r = 2).
+REDUCED_ORDER = 2
+#: Mass (kg), damping coefficient (N s/m) and spring stiffness (N/m) of the mass-spring-damper.
+MASS, DAMPING, STIFFNESS = 1.0, 0.5, 4.0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -408,7 +444,7 @@ def model_forms(num=G_NUM, den=G_DEN):
     )
 
 
-def discretized(T=1.0, num=G_NUM, den=G_DEN):
+def discretized(T=T_SAMPLE, num=G_NUM, den=G_DEN):
     """c2d of G with zero-order and first-order (triangle) hold, and Tustin for comparison.
 
     Returns
@@ -451,7 +487,7 @@ def step_response(num, den, t):
     return lsim(A, B, C, D, np.ones_like(t), t).y
 
 
-def reduction(order=2, t_end=10.0, T=0.01, method="truncate"):
+def reduction(order=REDUCED_ORDER, t_end=10.0, T=0.01, method="truncate"):
     """Balanced truncation of the series connection G H to ``order`` states.
 
     ``method="matchdc"`` keeps the DC gain (MATLAB's ``balred`` default); ``"truncate"`` drops
@@ -489,7 +525,7 @@ def reduction(order=2, t_end=10.0, T=0.01, method="truncate"):
     )
 
 
-def analogous_systems(m=1.0, f=0.5, k=4.0):
+def analogous_systems(m=MASS, f=DAMPING, k=STIFFNESS):
     """Mass-spring-damper m y'' + f y' + k y = F and its series-RLC analogue L q'' + R q' + q/C = e.
 
     The force-voltage analogy maps m -> L, f -> R, k -> 1/C; both give (1)/(m s^2 + f s + k).
@@ -528,37 +564,328 @@ def seed_rk4_with_feedback(r=5.0, Tf=5.0, h=0.02):
                            difference_to_lab02=float(np.max(np.abs(y - y_hand))))
 
 
+# ---------------------------------------------------------------------------------------------
+# Self-checks. Each takes the notebook's answers positionally and its parameters (T, order,
+# m, f, k_spring) as keywords with the lab's values as defaults, so that a correct answer stays
+# correct when a student changes a parameter.
+# ---------------------------------------------------------------------------------------------
+
+
+def _as_coefficients(values):
+    """A coefficient vector as a 1-D float array (raises TypeError or ValueError if it is none)."""
+    return np.ravel(np.asarray(values, dtype=float))
+
+
+def check_transfer_function(num, den):
+    """Self-check of the expanded numerator and denominator of G, descending powers of s (Task A1)."""
+
+    def alternatives(mine, other, name):
+        return [(np.flip(mine), "the coefficients are in ascending order; num and den list descending "
+                 "powers of s (MATLAB's convention): the first coefficient belongs to s^3."),
+                (other, f"this is the {name}: num and den are swapped."),
+                (mine / G_DEN[0], "you divided by a0 = 6; keep the expanded coefficients (Task A2 divides).")]
+
+    return all_of("transfer function of G", [
+        check_array("numerator of G", num, G_NUM, what="coefficients",
+                    alternatives=alternatives(G_NUM, G_DEN, "denominator")),
+        check_array("denominator of G", den, G_DEN, what="coefficients",
+                    alternatives=alternatives(G_DEN, G_NUM, "numerator")),
+    ])
+
+
+def _canonical_form(num, den, divide_den=True, divide_num=True, subtract=True):
+    """The controllable canonical form by the formulas of Task A2, with a typical slip switched on.
+
+    ``divide_den=False`` or ``divide_num=False`` skips the division of den or num by a0;
+    ``subtract=False`` takes C = b[1:] instead of b_i - b0 a_i. Returns A (n, n), B (n, 1),
+    C (1, n), D (1, 1).
+    """
+    den = np.trim_zeros(_as_coefficients(den), "f")
+    num = np.trim_zeros(_as_coefficients(num), "f")
+    num = np.concatenate([np.zeros(len(den) - len(num)), num])
+    a = den / den[0] if divide_den else den
+    b = num / den[0] if divide_num else num
+    n = len(a) - 1
+    A = np.vstack([-a[1:], np.eye(n - 1, n)])
+    C = (b[1:] - b[0] * a[1:]) if subtract else b[1:]
+    return A, np.eye(n, 1), C.reshape(1, n), np.array([[b[0]]])
+
+
 def check_tf2ss(A, B, C, D, num=G_NUM, den=G_DEN):
-    """Self-check of a state-space model of G: any realization with the same transfer function."""
+    """Self-check of a state-space model of G: any realization with the same transfer function (Task A2)."""
+    title = "state space of G"
     try:
         num2, den2 = ss2tf(A, B, C, D)
     except (TypeError, ValueError) as error:
-        return CheckResult(False, "state space of G", str(error))
+        return CheckResult(False, title, str(error))
     if same_transfer_function(num, den, num2, den2):
-        return CheckResult(True, "state space of G", "C (sI - A)^-1 B + D equals G(s).")
+        return CheckResult(True, title, "C (sI - A)^-1 B + D equals G(s).")
     num_t, den_t = np.trim_zeros(np.asarray(num, float), "f"), np.trim_zeros(np.asarray(den, float), "f")
     d_expected = num_t[0] / den_t[0] if len(num_t) == len(den_t) else 0.0
     d_given = float(np.asarray(D, dtype=float).ravel()[0]) if np.size(D) else 0.0
     corrected = np.polyadd(num2, (d_expected - d_given) * np.asarray(den2))
     if d_given != d_expected and same_transfer_function(num, den, corrected, den2):
-        return CheckResult(False, "state space of G", f"only D is off: G is not strictly proper, "
+        return CheckResult(False, title, f"only D is off: G is not strictly proper, "
                            f"D = b0/a0 (the ratio of the leading coefficients) = {d_expected:.6g}.")
-    return CheckResult(False, "state space of G", f"the transfer function differs from G(s); did "
-                       f"you divide num and den by the leading coefficient {den_t[0]:g} of den?")
+    not_divided = (f"did you divide num and den by the leading coefficient {den_t[0]:g} of den? The "
+                   "companion matrix needs a monic denominator, and b the same division.")
+    slips = (
+        (dict(divide_den=False, divide_num=False), not_divided),
+        (dict(divide_den=False), not_divided),
+        (dict(divide_num=False), not_divided),
+        (dict(subtract=False), "C is not simply the numerator: with m = n, C_i = b_i - b0 a_i (the "
+                               "numerator is first reduced by b0 times the denominator)."),
+    )
+    for slip, hint in slips:
+        if same_transfer_function(*ss2tf(*_canonical_form(num, den, **slip)), num2, den2):
+            return CheckResult(False, title, hint)
+    return CheckResult(False, title, "the transfer function differs from G(s); check the first row of A "
+                       "(-a_1 .. -a_n of the monic denominator), C_i = b_i - b0 a_i and D = b0.")
+
+
+def check_discrete_poles(z_poles, T=T_SAMPLE):
+    """Self-check of the discrete poles e^{p_i T} of G (Task B1).
+
+    Compares prod_i (z - z_i) with the denominators that ``c2d`` gives with zero- and first-order
+    hold at the sample time T (s), so the order of the poles does not matter.
+    """
+    title = "discrete poles e^{pT}"
+    try:
+        poles = np.ravel(np.asarray(z_poles, dtype=complex))
+    except (TypeError, ValueError):
+        return CheckResult(False, title, "expected an array of the discrete poles (complex numbers).")
+    if not np.all(np.isfinite(poles)):
+        return CheckResult(False, title, "the poles contain NaN or inf.")
+    polynomial = np.poly(poles)
+    if np.max(np.abs(polynomial.imag)) > 1e-9 * max(1.0, float(np.max(np.abs(polynomial)))):
+        return CheckResult(False, title, "the poles of a real system come in conjugate pairs; yours do not.")
+    zeros, poles_G, _ = tf2zp(G_NUM, G_DEN)
+    alternatives = [
+        (np.real(np.poly((1 + poles_G * T / 2) / (1 - poles_G * T / 2))), "that is Tustin's mapping "
+         "(1 + pT/2)/(1 - pT/2); exact sampling (zoh, foh) maps each pole p to e^{pT}."),
+        (np.real(np.poly(np.exp(zeros * T))), "these are e^{zT} of the zeros z of G; the discrete poles "
+         "come from the poles p."),
+        (np.real(np.poly(np.exp(-poles_G * T))), "the sign: a stable pole (Re p < 0) maps to e^{pT}, "
+         "inside the unit circle, not to e^{-pT}."),
+    ]
+    discrete = discretized(T)
+    return all_of(title, [
+        check_array(f"{hold} denominator from e^(pT), T = {T:g} s", polynomial.real, getattr(discrete, hold).den,
+                    what="coefficients", alternatives=alternatives)
+        for hold in ("zoh", "foh")
+    ])
 
 
 def check_connection(kind, num, den):
     """Self-check of a connection of G and H: ``kind`` is "series", "parallel" or "feedback"."""
     kind = as_choice(kind, "kind", CONNECTION_KINDS)
+    title = f"{kind} connection"
     expected = getattr(connections(), kind)
+    try:
+        num, den = _as_coefficients(num), _as_coefficients(den)
+    except (TypeError, ValueError):
+        return CheckResult(False, title, "num and den must be coefficient vectors (1-D arrays of numbers).")
     if same_transfer_function(*expected, num, den):
-        return CheckResult(True, f"{kind} connection", "the transfer function is right.")
-    if kind == "feedback":
-        positive = feedback(G_NUM, G_DEN, H_NUM, H_DEN, sign=+1)
-        if same_transfer_function(*positive, num, den):
-            return CheckResult(False, "feedback connection", "this is positive feedback G/(1 - GH); "
-                               "negative feedback is G/(1 + GH) (sign = -1, MATLAB's default).")
-    return CheckResult(False, f"{kind} connection", "the transfer function differs from the reference.")
+        return CheckResult(True, title, "the transfer function is right.")
+    slips = {
+        "parallel": [((np.polyadd(G_NUM, H_NUM), np.polymul(G_DEN, H_DEN)), "G + H = (n1 d2 + n2 d1)/(d1 d2): "
+                      "bring both to the common denominator before adding the numerators.")],
+        "feedback": [(feedback(G_NUM, G_DEN, H_NUM, H_DEN, sign=+1), "this is positive feedback G/(1 - GH); "
+                      "negative feedback is G/(1 + GH) (sign = -1, MATLAB's default)."),
+                     ((G_NUM, np.polyadd(np.polymul(G_DEN, H_DEN), np.polymul(G_NUM, H_NUM))),
+                      "the numerator of G/(1 + GH) = n1 d2/(d1 d2 + n1 n2) is n1 d2, not n1.")],
+    }
+    for (num_slip, den_slip), hint in slips.get(kind, []):
+        if same_transfer_function(num_slip, den_slip, num, den):
+            return CheckResult(False, title, hint)
+    return CheckResult(False, title, "the transfer function differs from the reference.")
+
+
+def check_connections(num_series, den_series, num_parallel, den_parallel, num_feedback, den_feedback):
+    """Self-check of the series, parallel and negative-feedback connections of G and H (Task C1)."""
+    return all_of("connections of G and H", [
+        check_connection("series", num_series, den_series),
+        check_connection("parallel", num_parallel, den_parallel),
+        check_connection("feedback", num_feedback, den_feedback),
+    ])
+
+
+def _series_hsv():
+    """Hankel singular values of the series connection G H, realised by ``tf2ss`` (largest first)."""
+    A, B, C, _ = tf2ss(*series(G_NUM, G_DEN, H_NUM, H_DEN))
+    return hankel_singular_values(A, B, C)
+
+
+def check_reduction_bound(hsv, bound, order=REDUCED_ORDER):
+    """Self-check of the Hankel singular values of G H and the error bound for the order r (Task D1)."""
+    reference = _series_hsv()
+    n = len(reference)
+    kept = f"sigma_1 .. sigma_{order}"
+    discarded = f"sigma_{order + 1} .. sigma_{n}, hsv[{order}:]"
+    return all_of("Hankel singular values and error bound", [
+        check_array("Hankel singular values", hsv, reference, rtol=1e-8, atol=1e-12),
+        check_value(f"error bound for r = {order}", bound, 2 * np.sum(reference[order:]), alternatives=[
+            (2 * np.sum(reference[order + 1:]), f"that leaves out sigma_{order + 1}: for r = {order} the "
+             f"discarded values are {discarded}."),
+            (np.sum(reference[order:]), "the bound is twice the sum of the discarded values."),
+            (2 * np.sum(reference[:order]), f"that sums the kept values {kept}; the bound sums the "
+             f"discarded ones, {discarded}."),
+        ]),
+    ])
+
+
+def check_analogous(num_mech, den_mech, L, R, C_cap, num_elec, den_elec, m=MASS, f=DAMPING, k_spring=STIFFNESS):
+    """Self-check of the mass-spring-damper model and its series-RLC analogue (Task E1)."""
+    reference = analogous_systems(m, f, k_spring)
+    return all_of("similar systems", [
+        check_array("mechanical denominator", den_mech, reference.mechanical.den, what="coefficients",
+                    alternatives=[(np.flip(reference.mechanical.den), "descending powers of s: "
+                                   "m s^2 + f s + k is [m, f, k].")]),
+        check_value("inductance", L, reference.L, unit="H", alternatives=[
+            (1.0 / k_spring, "1/k is L of the force-current analogy (parallel RLC); in the force-voltage "
+             "analogy L corresponds to m.")]),
+        check_value("resistance", R, reference.R, unit="ohm", alternatives=[
+            (1.0 / f, "1/f is R of the force-current analogy; in the force-voltage analogy R corresponds to f.")]),
+        check_value("capacitance", C_cap, reference.C, unit="F", alternatives=[
+            (k_spring, "k corresponds to 1/C, not to C."),
+            (m, "m is C of the force-current analogy; in the force-voltage analogy C = 1/k.")]),
+        check_array("electrical denominator", den_elec, reference.electrical.den, what="coefficients"),
+    ])
+
+
+#: The seed's open loop G(s) = 1/(s^3 + 4 s^2 + 8 s + 5) and its unity feedback path (Part F).
+SEED_OPEN_LOOP = (np.array([1.0]), np.array([1.0, 4.0, 8.0, 5.0]))
+
+
+def _check_seed_loop(title, model):
+    """One form of the seed's closed loop, ``model()`` -> (num, den), against 1/(s^3 + 4 s^2 + 8 s + 6)."""
+    try:
+        num, den = model()
+    except (TypeError, ValueError, IndexError, np.linalg.LinAlgError) as error:
+        return CheckResult(False, title, f"could not read the model: {error}")
+    if same_transfer_function(*feedback(*SEED_OPEN_LOOP, [1.0], [1.0]), num, den):
+        return CheckResult(True, title, "equals 1/(s^3 + 4s^2 + 8s + 6).")
+    if same_transfer_function(*SEED_OPEN_LOOP, num, den):
+        return CheckResult(False, title, "this is the open loop G(s) = 1/(s^3 + 4s^2 + 8s + 5); close the "
+                           "loop with simlab.feedback first, then realise the closed loop with tf2ss.")
+    if same_transfer_function(*feedback(*SEED_OPEN_LOOP, [1.0], [1.0], sign=+1), num, den):
+        return CheckResult(False, title, "this is positive feedback G/(1 - G) = 1/(s^3 + 4s^2 + 8s + 4); "
+                           "negative feedback is sign = -1, simlab's and MATLAB's default.")
+    return CheckResult(False, title, "the transfer function differs from the closed loop 1/(s^3 + 4s^2 + 8s + 6).")
+
+
+def check_seed_feedback(num_cl, den_cl, A_cl, B_cl, C_cl, D_cl):
+    """Self-check of the seed's closed loop from ``feedback`` and its ``tf2ss`` realization (Task F1)."""
+    return all_of("the seed's closed loop", [
+        _check_seed_loop("closed loop num_cl / den_cl", lambda: (_as_coefficients(num_cl), _as_coefficients(den_cl))),
+        _check_seed_loop("state space A_cl, B_cl, C_cl, D_cl", lambda: ss2tf(A_cl, B_cl, C_cl, D_cl)),
+    ])
+
+
+def _g_reference():
+    """Reference answers of Task A1."""
+    return {"num": G_NUM.copy(), "den": G_DEN.copy()}
+
+
+def _ss_reference():
+    """Reference answers of Task A2: MATLAB's realization of G."""
+    return dict(zip("ABCD", tf2ss(G_NUM, G_DEN)))
+
+
+def _poles_reference(T=T_SAMPLE):
+    """Reference answer of Task B1: the discrete poles e^{pT}."""
+    return {"z_poles": np.exp(tf2zp(G_NUM, G_DEN)[1] * T)}
+
+
+def _connections_reference():
+    """Reference answers of Task C1: the three connections of G and H."""
+    joined = connections()
+    return {f"{part}_{kind}": getattr(getattr(joined, kind), part)
+            for kind in CONNECTION_KINDS for part in ("num", "den")}
+
+
+def _bound_reference(order=REDUCED_ORDER):
+    """Reference answers of Task D1: the Hankel singular values and the bound for the order r."""
+    hsv = _series_hsv()
+    return {"hsv": hsv, "bound": 2 * float(np.sum(hsv[order:]))}
+
+
+def _analogous_reference(m=MASS, f=DAMPING, k_spring=STIFFNESS):
+    """Reference answers of Task E1."""
+    result = analogous_systems(m, f, k_spring)
+    return {"num_mech": result.mechanical.num, "den_mech": result.mechanical.den, "L": result.L,
+            "R": result.R, "C_cap": result.C, "num_elec": result.electrical.num, "den_elec": result.electrical.den}
+
+
+def _seed_feedback_reference():
+    """Reference answers of Task F1: feedback, then tf2ss."""
+    num, den = feedback(*SEED_OPEN_LOOP, [1.0], [1.0])
+    A, B, C, D = tf2ss(num, den)
+    return {"num_cl": num, "den_cl": den, "A_cl": A, "B_cl": B, "C_cl": C, "D_cl": D}
+
+
+#: The tasks of lab 03, by their label in the notebook.
+TASKS = Tasks(
+    Task("A1", ("num", "den"), check_transfer_function, (), _g_reference, "the transfer function of G"),
+    Task("A2", ("A", "B", "C", "D"), check_tf2ss, (), _ss_reference, "the controllable canonical form by hand"),
+    Task("B1", ("z_poles",), check_discrete_poles, ("T",), _poles_reference, "the discrete poles"),
+    Task("C1", ("num_series", "den_series", "num_parallel", "den_parallel", "num_feedback", "den_feedback"),
+         check_connections, (), _connections_reference, "series, parallel and feedback connection"),
+    Task("D1", ("hsv", "bound"), check_reduction_bound, ("order",), _bound_reference,
+         "Hankel singular values and the error bound"),
+    Task("E1", ("num_mech", "den_mech", "L", "R", "C_cap", "num_elec", "den_elec"), check_analogous,
+         ("m", "f", "k_spring"), _analogous_reference, "one model for two systems"),
+    Task("F1", ("num_cl", "den_cl", "A_cl", "B_cl", "C_cl", "D_cl"), check_seed_feedback, (),
+         _seed_feedback_reference, "the seed's listing with feedback and tf2ss"),
+)
+check = TASKS.check
+take = TASKS.take
+
+#: Typical mistakes: each replaces a piece of a task's solution code; its check must give the hint.
+MISTAKES = (
+    Mistake("A1", "coefficients in ascending order", "num = np.polymul([1, 8], [1, 2, 5])",
+            "num = np.polymul([8, 1], [5, 2, 1])", "ascending order"),
+    Mistake("A1", "numerator and denominator swapped",
+            "num = np.polymul([1, 8], [1, 2, 5])  # (s + 8)(s^2 + 2s + 5)\nden = np.polymul([2, 3], [3, 4, 13])",
+            "num = np.polymul([2, 3], [3, 4, 13])\nden = np.polymul([1, 8], [1, 2, 5])", "swapped"),
+    Mistake("A2", "the feedthrough left out", "D = np.array([[b[0]]])", "D = np.zeros((1, 1))", "only D is off"),
+    Mistake("A2", "no division by a0", "a = G.den / G.den[0]  # monic denominator: 1, a1, a2, a3\nb = G.num / G.den[0]",
+            "a = G.den  # monic denominator: 1, a1, a2, a3\nb = G.num", "leading coefficient"),
+    Mistake("A2", "C copied from the numerator", "C = (b[1:] - b[0] * a[1:]).reshape(1, n)",
+            "C = b[1:].reshape(1, n)", "C is not simply the numerator"),
+    Mistake("B1", "Tustin's mapping", "z_poles = np.exp(p * T)", "z_poles = (1 + p * T / 2) / (1 - p * T / 2)",
+            "Tustin"),
+    Mistake("B1", "the zeros instead of the poles", "z_poles = np.exp(p * T)", "z_poles = np.exp(z * T)",
+            "zeros z of G"),
+    Mistake("C1", "positive feedback",
+            "den_feedback = np.polyadd(np.polymul(G.den, H_den), np.polymul(G.num, H_num))",
+            "den_feedback = np.polysub(np.polymul(G.den, H_den), np.polymul(G.num, H_num))", "positive feedback"),
+    Mistake("C1", "numerators added for the parallel connection",
+            "num_parallel = np.polyadd(np.polymul(G.num, H_den), np.polymul(H_num, G.den))",
+            "num_parallel = np.polyadd(G.num, H_num)", "common denominator"),
+    Mistake("C1", "the feedback numerator without d2", "num_feedback = np.polymul(G.num, H_den)",
+            "num_feedback = G.num", "is n1 d2"),
+    Mistake("D1", "sigma_{r+1} left out", "bound = 2 * np.sum(hsv[order:])", "bound = 2 * np.sum(hsv[order + 1:])",
+            "leaves out sigma"),
+    Mistake("D1", "the bound without the factor 2", "bound = 2 * np.sum(hsv[order:])", "bound = np.sum(hsv[order:])",
+            "twice the sum"),
+    Mistake("E1", "C = k instead of 1/k", "L, R, C_cap = m, f, 1.0 / k_spring", "L, R, C_cap = m, f, k_spring",
+            "k corresponds to 1/C"),
+    Mistake("E1", "R from the force-current analogy", "L, R, C_cap = m, f, 1.0 / k_spring",
+            "L, R, C_cap = m, 1.0 / f, 1.0 / k_spring", "force-current"),
+    Mistake("E1", "the denominator in ascending powers", "np.array([m, f, k_spring])  # 1 / (m s^2 + f s + k)",
+            "np.array([k_spring, f, m])  # 1 / (m s^2 + f s + k)", "descending powers"),
+    Mistake("F1", "positive feedback", "simlab.feedback(numo, deno, numh, denh)",
+            "simlab.feedback(numo, deno, numh, denh, sign=+1)", "positive feedback"),
+    Mistake("F1", "the open loop realised", "simlab.tf2ss(num_cl, den_cl)", "simlab.tf2ss(numo, deno)", "open loop"),
+)
+
+#: Parameters a student may change in the notebook, with a value the tests try.
+PARAMETER_CHANGES = (
+    ParameterChange("T", "T = lab.T_SAMPLE", "T = 0.5"),
+    ParameterChange("order", "order = lab.REDUCED_ORDER", "order = 3"),
+    ParameterChange("k_spring", "m, f, k_spring = lab.MASS, lab.DAMPING, lab.STIFFNESS", "m, f, k_spring = 2.0, 0.8, 5.0"),
+)
 
 
 # ---------------------------------------------------------------------------------------------
