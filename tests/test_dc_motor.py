@@ -130,9 +130,10 @@ def test_removing_the_asr_limit_removes_the_current_limit():
 
 def test_checks_accept_the_design_and_name_mistakes():
     d = design_regulators(P)
-    assert lab.check_current_design(d.Ki, d.tau_i)
-    assert "K_I" in str(lab.check_current_design(d.KI, d.tau_i))
-    assert lab.check_speed_design(d.Kn, d.tau_n)
+    assert lab.check_current_design(d.T_sum_i, d.KI, d.tau_i, d.Ki)
+    mistaken = lab.check_current_design(d.T_sum_i, d.KI, d.tau_i, d.KI)  # K_I given as K_i
+    assert not mistaken and "K_I" in str(mistaken)
+    assert lab.check_speed_design(d.T_sum_n, d.tau_n, d.KN, d.Kn)
 
 
 @pytest.mark.parametrize("kwargs, message", [({"R": 0.0}, "R must be positive"), ({"Tm": float("nan")}, "Tm must be a finite")])

@@ -103,3 +103,80 @@ def test_the_start_figures_draw_the_other_starts(experiment, plt, entry):
             assert fig.axes and all(ax.lines for ax in fig.axes)
         finally:
             plt.close(fig)
+
+
+@pytest.mark.parametrize("entry", ["start", "loaded", "seed_acr"])
+def test_the_stage_names_overlap_no_line_and_no_other_text(experiment, plt, entry):
+    """Oracle: matplotlib's own layout; every stage name's box (in pixels) against every point of
+    every line of the figure and against the other names."""
+    import numpy as np
+
+    fig = lab.plot_drive_start(getattr(experiment.data, entry))
+    try:
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        ax_n, ax_i = fig.axes
+        names = [text for text in ax_n.texts if text.get_text() in ("I", "II", "III")]
+        assert [text.get_text() for text in names] == ["I", "II", "III"] and not ax_i.texts
+        boxes = [text.get_window_extent(renderer).expanded(1.1, 1.1) for text in names]
+        for ax in (ax_n, ax_i):
+            for line in ax.lines:
+                xy = line.get_transform().transform(line.get_xydata())
+                if len(xy) < 100:  # reference and boundary lines: sample their segments densely
+                    s = np.linspace(0.0, 1.0, 200)[:, None]
+                    xy = np.concatenate([a + s * (b - a) for a, b in zip(xy[:-1], xy[1:])])
+                for box, text in zip(boxes, names):
+                    inside = (xy[:, 0] >= box.x0) & (xy[:, 0] <= box.x1) & (xy[:, 1] >= box.y0) & (xy[:, 1] <= box.y1)
+                    assert not inside.any(), f"stage name {text.get_text()} overprints a line"
+        for i, box in enumerate(boxes):
+            assert not any(box.overlaps(other) for other in boxes[i + 1:])
+        legend = ax_n.get_legend().get_window_extent(renderer)
+        assert not any(box.overlaps(legend) for box in boxes)
+    finally:
+        plt.close(fig)
+
+
+def test_the_start_figure_prints_the_parameters_and_the_load_in_use(plt):
+    start = lab.loaded_start(0.5, p=lab.drive_parameters(2.0), h=4.0, h_sim=1e-4)
+    fig = lab.plot_drive_start(start)
+    try:
+        title = fig.axes[0].get_title()
+        assert "I_dL = 68 A (z = 0.5)" in title and "h = 4" in title and "= 2 (I_dm = 272 A)" in title
+        labels = [line.get_label() for line in fig.axes[1].lines]
+        assert "I_dm = 272 A" in labels and "I_dL = 68 A" in labels
+    finally:
+        plt.close(fig)
+
+
+def test_experiments_follow_the_notebook_parameters():
+    start = lab.no_load_start(p=lab.drive_parameters(2.0), h=4.0, h_sim=1e-4)
+    assert start.parameters.overload == 2.0 and start.design.h == 4.0 and start.load == 0.0
+    assert start.result.t[1] == pytest.approx(1e-4)
+    assert abs(start.metrics.Id_plateau - 2.0 * 136) < 0.05 * 2.0 * 136  # the plateau follows I_dm = lambda I_N
+    loaded = lab.loaded_start(0.5, p=lab.drive_parameters(2.0), h=4.0, h_sim=1e-4)
+    assert loaded.load == pytest.approx(68.0) and loaded.predicted < start.predicted
+
+
+def test_runs_are_long_enough_for_stage_two():
+    """Oracle: the textbook spans (1 s no load, 1.5 s rated load) and t_II = n* Ce Tm / (R (lambda - z) I_N) by hand."""
+    assert lab.start_span() == 1.0 and lab.start_span(lab.PARAMETERS, 1.0) == 1.5
+    t_II = 1460 * 0.132 * 0.18 / (0.5 * (1.5 - 1.3) * 136)
+    assert lab.start_span(lab.PARAMETERS, 1.3) >= t_II + 0.45
+
+
+def test_a_cached_experiment_is_shared_and_read_only():
+    first = lab.no_load_start()
+    assert lab.no_load_start("analog", p=lab.drive_parameters(1.5), h=5, h_sim=5e-5) is first
+    with pytest.raises(ValueError, match="read-only"):
+        first.result.n[0] = 1.0
+
+
+@pytest.mark.parametrize("z, message", [(1.5, "z must be below the overload factor"), (-0.1, "z must be >= 0")])
+def test_a_load_at_or_above_the_current_limit_is_rejected(z, message):
+    with pytest.raises(ValueError, match=message):
+        lab.loaded_start(z)
+
+
+def test_a_load_step_needs_a_load():
+    with pytest.raises(ValueError, match="z must be positive"):
+        lab.load_step(z=0.0)

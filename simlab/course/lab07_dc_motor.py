@@ -1,13 +1,19 @@
 """Lab 07: the double-loop DC motor speed drive (转速电流双闭环直流调速系统), seed 003's case study.
 
-1. Design of ACR (type I) and ASR (type II, h = 5) by the engineering design method, printed as
-   the textbook derivation, with the checks of its approximations.
+1. Design of ACR (type I) and ASR (type II, mid-frequency width h) by the engineering design
+   method, printed as the textbook derivation, with the checks of its approximations.
 2. No-load start to rated speed: the three stages (current rise, constant-current acceleration,
    speed regulation), current peak and plateau, speed overshoot against the design prediction.
-3. Rated-load start, a load step at steady state (speed dip and recovery), a grid-voltage dip.
+3. A start with load, a load step at steady speed (speed dip and recovery), a grid-voltage dip.
 4. The anti-windup treatment of the regulators and the removal of the ASR limit.
 5. The seed's ACR 0.292 (0.018 s + 1)/(0.018 s) as an alternative set.
 6. The same drive as a structure graph with saturation elements, against the ODE.
+
+The notebook's parameters (:data:`H`, :data:`OVERLOAD`, :data:`Z`, :data:`H_SIM`): the
+mid-frequency width ``h`` of the speed loop, the permitted overload factor ``overload``
+(lambda = I_dm / I_N), the load factor ``z`` = I_dL / I_N of the loaded start and the load step,
+and the RK4 step ``h_sim`` of the drive simulations. Every experiment takes them (``p`` built by
+:func:`drive_parameters`), and so does every self-check of :data:`TASKS`.
 
 Every experiment returns a frozen dataclass defined here: :class:`StartResult` with
 its :class:`StartMetrics`, :class:`DisturbanceResult` (and :class:`GridDipResult`),
@@ -19,18 +25,31 @@ everything in :class:`Lab07Results`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import functools
+import inspect
+import math
+from dataclasses import dataclass, fields, is_dataclass, replace
 
 import numpy as np
 
 from simlab.course import ExperimentResult, Figure
-from simlab.course.check import check_value
+from simlab.course.check import (
+    CheckResult,
+    Mistake,
+    ParameterChange,
+    Task,
+    Tasks,
+    all_of,
+    check_array,
+    check_value,
+)
 from simlab.plants.dc_motor import (
     ANTI_WINDUP,
     DriveParameters,
     DriveResult,
     RegulatorDesign,
     design_regulators,
+    linear_closed_loop,
     predicted_speed_overshoot,
     simulate_drive,
     structure_graph,
@@ -38,19 +57,70 @@ from simlab.plants.dc_motor import (
 )
 from simlab.plotting import line_style, subplots
 from simlab.structure import StructureResult
+from simlab.validation import as_finite_scalar, as_positive_scalar
 
 __all__ = [
     # parameters and results
-    "PARAMETERS", "StartMetrics", "StartResult", "DisturbanceResult", "GridDipResult", "NoLimitResult",
+    "PARAMETERS", "H", "OVERLOAD", "Z", "H_SIM", "SEED_KI", "SEED_TAU_I", "drive_parameters", "start_span",
+    "StartMetrics", "StartResult", "DisturbanceResult", "GridDipResult", "NoLimitResult",
     "SeedACRResult", "StructureVersusODE", "Lab07Results",
     # experiments
-    "stages", "start_metrics", "no_load_start", "rated_load_start", "load_step", "grid_dip",
+    "stages", "start_metrics", "no_load_start", "loaded_start", "load_step", "grid_dip",
     "anti_windup_study", "no_asr_limit", "seed_acr", "structure_versus_ode",
-    # self-checks, run, figures
-    "check_current_design", "check_speed_design", "run", "plot_drive_start", "plot_drive_phase", "plot_drive_windup",
+    # self-checks and the tasks
+    "check_derived", "check_current_design", "check_speed_design", "check_seed_regulator",
+    "check_predicted_overshoot", "check_start_metrics", "check_plateau_theory", "check_loaded_start",
+    "check_steady_drop", "check_windup_integral", "check_structure_graph", "check_linear_loop",
+    "TASKS", "MISTAKES", "PARAMETER_CHANGES", "check", "take",
+    # run, figures
+    "run", "plot_drive_start", "plot_drive_phase", "plot_drive_windup",
 ]
 
+#: The drive of the textbook example (Chen Boshi), :class:`simlab.plants.dc_motor.DriveParameters`.
 PARAMETERS = DriveParameters()
+#: Mid-frequency width h of the type-II speed loop (the textbook's design).
+H = 5.0
+#: Permitted overload factor lambda = I_dm / I_N (the textbook's 1.5).
+OVERLOAD = PARAMETERS.overload
+#: Load factor z = I_dL / I_N of the loaded start and of the load step (1: the rated load).
+Z = 1.0
+#: RK4 step of the drive simulations (s); it must divide 0.5 s.
+H_SIM = 5e-5
+#: The seed's current regulator 0.292 (0.018 s + 1)/(0.018 s): gain K_i and lead time constant tau_i (s).
+SEED_KI, SEED_TAU_I = 0.292, 0.018
+
+
+def drive_parameters(overload=OVERLOAD):
+    """The textbook drive with the permitted overload factor lambda = ``overload`` (I_dm = lambda I_N).
+
+    Returns
+    -------
+    DriveParameters
+        :data:`PARAMETERS` with ``overload`` replaced (I_dm and U*_im = beta I_dm follow).
+    """
+    return replace(PARAMETERS, overload=as_positive_scalar(overload, "overload"))
+
+
+def start_span(p=PARAMETERS, z=0.0):
+    """Length of a start-up run (s): stage II and 0.45 s after it, rounded up to a multiple of 0.5 s.
+
+    Stage II lasts about t_II = n* Ce Tm / (R (lambda - z) I_N): the speed ramps up at the current
+    limit against the load z I_N. The span is 1 s for the textbook's no-load start and 1.5 s with
+    the rated load (z = 1).
+    """
+    t_II = p.nN * p.Ce * p.Tm / (p.R * (p.overload - z) * p.IN)
+    return 0.5 * math.ceil((t_II + 0.45) / 0.5)
+
+
+def _load_factor(z, p, positive=False):
+    """``z`` checked as a load factor: 0 <= z < lambda (z > 0 for a load step)."""
+    z = as_finite_scalar(z, "z")
+    if z < 0 or (positive and z == 0):
+        raise ValueError(f"z must be {'positive' if positive else '>= 0'} (the load I_dL = z I_N), got {z!r}.")
+    if z >= p.overload:
+        raise ValueError(f"z must be below the overload factor lambda = {p.overload:g}: a load current z I_N "
+                         f"at or above the current limit lambda I_N leaves no current to accelerate, got z = {z!r}.")
+    return z
 
 
 # ---------------------------------------------------------------------------------------------
@@ -98,7 +168,7 @@ class StartMetrics:
 class StartResult:
     """A start-up to n* = nN: the simulation, its measures and the design's prediction.
 
-    Result of :func:`no_load_start` and :func:`rated_load_start`, and the entries of
+    Result of :func:`no_load_start` and :func:`loaded_start`, and the entries of
     :func:`anti_windup_study`.
 
     Attributes
@@ -110,11 +180,20 @@ class StartResult:
     predicted : float
         Overshoot on leaving saturation predicted by the engineering design method
         (:func:`simlab.plants.dc_motor.predicted_speed_overshoot`), percent of n*.
+    parameters : DriveParameters
+        The drive simulated (its ``overload`` is the lambda in use).
+    design : RegulatorDesign
+        The regulators used (its ``h`` is the mid-frequency width in use).
+    load : float
+        Load current I_dL applied from t = 0 (A); 0 for a no-load start.
     """
 
     result: DriveResult
     metrics: StartMetrics
     predicted: float
+    parameters: DriveParameters
+    design: RegulatorDesign
+    load: float
 
 
 @dataclass(frozen=True)
@@ -199,11 +278,18 @@ class SeedACRResult:
         The simulation; unpacks as ``t, n``, time series of shape (N + 1,) (s, r/min).
     metrics : StartMetrics
         Measures of the start.
+    parameters : DriveParameters
+        The drive simulated.
+    load : float
+        Load current I_dL (A): 0, a no-load start (the same fields as :class:`StartResult`, so
+        that the start-up figures draw it).
     """
 
     design: RegulatorDesign
     result: DriveResult
     metrics: StartMetrics
+    parameters: DriveParameters
+    load: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -243,7 +329,7 @@ class Lab07Results:
     start : StartResult
         No-load start, "analog" regulators (:func:`no_load_start`).
     loaded : StartResult
-        Start with the rated load (:func:`rated_load_start`).
+        Start with the rated load, z = 1 (:func:`loaded_start`).
     load_step : DisturbanceResult
         Rated load step at steady speed (:func:`load_step`).
     grid_dip : GridDipResult
@@ -271,8 +357,40 @@ class Lab07Results:
 
 
 # ---------------------------------------------------------------------------------------------
-# Experiments
+# Experiments. Each takes the drive ``p`` (see drive_parameters), the mid-frequency width ``h``
+# of the speed loop and the RK4 step ``h_sim``: the notebook's parameters. The simulations are
+# cached: called again with the same arguments (a self-check, a later cell, a slider position
+# seen before) an experiment returns the result it computed, whose arrays are read-only.
 # ---------------------------------------------------------------------------------------------
+
+
+def _read_only(result):
+    """``result`` with every array inside it (nested dataclasses included) made read-only."""
+    for field in fields(result):
+        value = getattr(result, field.name)
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
+        elif is_dataclass(value):
+            _read_only(value)
+    return result
+
+
+def _cached(experiment):
+    """``experiment`` computed once per set of arguments (defaults filled in), its result read-only.
+
+    A shared result must not be changed by a caller, hence the read-only arrays.
+    """
+    signature = inspect.signature(experiment)
+    compute = functools.lru_cache(maxsize=16)(lambda *args, **kwargs: _read_only(experiment(*args, **kwargs)))
+
+    @functools.wraps(experiment)
+    def cached(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return compute(*bound.args, **bound.kwargs)
+
+    cached.cache_clear = compute.cache_clear
+    return cached
 
 
 def stages(result, p=PARAMETERS, limited=True):
@@ -298,6 +416,12 @@ def stages(result, p=PARAMETERS, limited=True):
     return t1, t2
 
 
+def _settling_time(t, n, n_ref, band):
+    """First time after which |n - n_ref| <= band n_ref for good (s); NaN if never within the run."""
+    outside = np.flatnonzero(np.abs(n - n_ref) > band * n_ref)
+    return float(t[outside[-1] + 1]) if outside.size and outside[-1] + 1 < len(t) else float("nan")
+
+
 def start_metrics(result, n_ref, p=PARAMETERS, limited=True):
     """Current peak and plateau, speed overshoot, rise and settling times of a start-up.
 
@@ -319,40 +443,62 @@ def start_metrics(result, n_ref, p=PARAMETERS, limited=True):
     t1, t2 = stages(result, p, limited)
     plateau = (t >= 0.5 * (t1 + t2)) & (t <= t2)
     rise = np.flatnonzero(n >= n_ref)
-    outside = np.flatnonzero(np.abs(n - n_ref) > 0.02 * n_ref)
     return StartMetrics(
         Id_peak=float(np.max(Id)),
         Id_plateau=float(np.mean(Id[plateau])) if plateau.any() else float("nan"),
         overshoot=float(max(0.0, 100.0 * (np.max(n) - n_ref) / n_ref)),
         t_rise=float(t[rise[0]]) if rise.size else float("nan"),
-        t_settle=float(t[outside[-1] + 1]) if outside.size and outside[-1] + 1 < len(t) else float("nan"),
+        t_settle=_settling_time(t, n, n_ref, 0.02),
         t1=t1,
         t2=t2,
     )
 
 
-def no_load_start(anti_windup="analog", t_end=1.0, p=PARAMETERS):
+@_cached
+def no_load_start(anti_windup="analog", t_end=None, *, p=PARAMETERS, h=H, h_sim=H_SIM):
     """No-load start to rated speed: the simulation, its measures and the design prediction.
 
+    Parameters
+    ----------
+    anti_windup : str
+        Treatment of the PI integrators, one of :data:`simlab.plants.dc_motor.ANTI_WINDUP`.
+    t_end : float, optional
+        Length of the run (s); default :func:`start_span` (1 s for the textbook's drive).
+    p : DriveParameters
+    h : float
+        Mid-frequency width of the speed loop (the regulators are designed for it).
+    h_sim : float
+        RK4 step (s).
+
     Returns
     -------
     StartResult
     """
-    result = simulate_drive(p, t_end=t_end, anti_windup=anti_windup)
+    design = design_regulators(p, h)
+    t_end = start_span(p) if t_end is None else t_end
+    result = simulate_drive(p, design, t_end=t_end, h=h_sim, anti_windup=anti_windup)
     return StartResult(result=result, metrics=start_metrics(result, p.nN, p),
-                       predicted=predicted_speed_overshoot(p, z=0.0))
+                       predicted=predicted_speed_overshoot(p, design, z=0.0), parameters=p, design=design, load=0.0)
 
 
-def rated_load_start(t_end=1.5, p=PARAMETERS):
-    """Start with the rated load current I_dL = I_N applied from t = 0 (z = 1).
+@_cached
+def loaded_start(z=Z, t_end=None, *, p=PARAMETERS, h=H, h_sim=H_SIM):
+    """Start with the load current I_dL = z I_N applied from t = 0 (z = 1: the rated load).
+
+    ``z`` must lie in 0 <= z < lambda; the run lasts :func:`start_span` (1.5 s for the rated load)
+    unless ``t_end`` is given. Other arguments as :func:`no_load_start`.
 
     Returns
     -------
     StartResult
     """
-    result = simulate_drive(p, t_end=t_end, load=p.IN)
+    z = _load_factor(z, p)
+    design = design_regulators(p, h)
+    t_end = start_span(p, z) if t_end is None else t_end
+    result = simulate_drive(p, design, t_end=t_end, h=h_sim, load=z * p.IN)
     return StartResult(result=result, metrics=start_metrics(result, p.nN, p),
-                       predicted=predicted_speed_overshoot(p, z=1.0))
+                       predicted=predicted_speed_overshoot(p, design, z=z), parameters=p, design=design,
+                       load=z * p.IN)
 
 
 def _disturbance_result(kind, result, t_step, n_ref, band=0.01, **extra):
@@ -369,32 +515,45 @@ def _disturbance_result(kind, result, t_step, n_ref, band=0.01, **extra):
                 final_error=float(n_ref - result.n[-1]), **extra)
 
 
-def load_step(t_step=1.0, t_end=2.0, p=PARAMETERS):
-    """Rated load step I_dL = I_N at steady speed: the dynamic speed dip and its recovery time.
+@_cached
+def load_step(t_step=None, t_end=None, *, z=Z, p=PARAMETERS, h=H, h_sim=H_SIM):
+    """A load step I_dL = z I_N at steady speed: the dynamic speed dip and its recovery time.
 
-    Recovery time: from the step until the speed stays within 1 % of the dip around n*. The
-    type-II speed loop leaves no steady-state error (``final_error``).
+    The step comes once the no-load start has settled, at ``t_step`` = :func:`start_span` (1 s for
+    the textbook's drive); the run ends 1 s later unless ``t_end`` is given. Recovery time: from
+    the step until the speed stays within 1 % of the dip around n*. The type-II speed loop leaves
+    no steady-state error (``final_error``).
 
     Returns
     -------
     DisturbanceResult
     """
-    result = simulate_drive(p, t_end=t_end, load=lambda t: p.IN if t >= t_step else 0.0)
+    z = _load_factor(z, p, positive=True)
+    t_step = start_span(p) if t_step is None else t_step
+    t_end = t_step + 1.0 if t_end is None else t_end
+    result = simulate_drive(p, design_regulators(p, h), t_end=t_end, h=h_sim,
+                            load=lambda t: z * p.IN if t >= t_step else 0.0)
     return _disturbance_result(DisturbanceResult, result, t_step, p.nN)
 
 
-def grid_dip(t_step=1.0, t_end=2.0, fraction=0.1, p=PARAMETERS):
+@_cached
+def grid_dip(t_step=None, t_end=None, fraction=0.1, *, p=PARAMETERS, h=H, h_sim=H_SIM):
     """A grid-voltage dip: Delta U_d = -fraction * U_N on the converter output from t_step, at no load.
+
+    ``t_step`` and ``t_end`` as in :func:`load_step`.
 
     Returns
     -------
     GridDipResult
     """
-    result = simulate_drive(p, t_end=t_end, grid=lambda t: -fraction * p.UN if t >= t_step else 0.0)
+    t_step = start_span(p) if t_step is None else t_step
+    t_end = t_step + 1.0 if t_end is None else t_end
+    result = simulate_drive(p, design_regulators(p, h), t_end=t_end, h=h_sim,
+                            grid=lambda t: -fraction * p.UN if t >= t_step else 0.0)
     return _disturbance_result(GridDipResult, result, t_step, p.nN, fraction=fraction)
 
 
-def anti_windup_study(t_end=1.0, p=PARAMETERS):
+def anti_windup_study(t_end=None, *, p=PARAMETERS, h=H, h_sim=H_SIM):
     """No-load start with each anti-windup treatment: overshoot and settling.
 
     Returns
@@ -404,38 +563,43 @@ def anti_windup_study(t_end=1.0, p=PARAMETERS):
         :data:`simlab.plants.dc_motor.ANTI_WINDUP` ("none", "analog", "clamping",
         "back-calculation").
     """
-    return {mode: no_load_start(mode, t_end, p) for mode in ANTI_WINDUP}
+    return {mode: no_load_start(mode, t_end, p=p, h=h, h_sim=h_sim) for mode in ANTI_WINDUP}
 
 
-def no_asr_limit(t_end=1.0, p=PARAMETERS):
+@_cached
+def no_asr_limit(t_end=None, *, p=PARAMETERS, h=H, h_sim=H_SIM):
     """No-load start without the ASR output limit: the current is no longer limited.
 
     Returns
     -------
     NoLimitResult
     """
-    result = simulate_drive(p, t_end=t_end, asr_limit=False)
+    t_end = start_span(p) if t_end is None else t_end
+    result = simulate_drive(p, design_regulators(p, h), t_end=t_end, h=h_sim, asr_limit=False)
     return NoLimitResult(result=result, metrics=start_metrics(result, p.nN, p, limited=False),
                          peak_over_IN=float(np.max(result.Id) / p.IN))
 
 
-def seed_acr(t_end=1.0, p=PARAMETERS):
+@_cached
+def seed_acr(t_end=None, *, p=PARAMETERS, h=H, h_sim=H_SIM):
     """The seed's ACR 0.292 (0.018 s + 1)/(0.018 s) in place of the designed one (ASR kept).
 
     Returns
     -------
     SeedACRResult
     """
-    design = replace(design_regulators(p), Ki=0.292, tau_i=0.018)
-    result = simulate_drive(p, design, t_end=t_end)
-    return SeedACRResult(design=design, result=result, metrics=start_metrics(result, p.nN, p))
+    design = replace(design_regulators(p, h), Ki=SEED_KI, tau_i=SEED_TAU_I)
+    t_end = start_span(p) if t_end is None else t_end
+    result = simulate_drive(p, design, t_end=t_end, h=h_sim)
+    return SeedACRResult(design=design, result=result, metrics=start_metrics(result, p.nN, p), parameters=p)
 
 
-def structure_versus_ode(T=2e-5, t_end=0.8, p=PARAMETERS):
+@_cached
+def structure_versus_ode(T=2e-5, t_end=0.8, *, p=PARAMETERS, h=H):
     """The drive as a structure graph (per-element, saturation on ASR and ACR outputs) against the ODE.
 
     Both with "none" anti-windup: a saturation element on a PI element's output lets the element's
-    integrator run on, exactly what the ODE's "none" does.
+    integrator run on, exactly what the ODE's "none" does. Both run with the step ``T``.
 
     Returns
     -------
@@ -445,34 +609,459 @@ def structure_versus_ode(T=2e-5, t_end=0.8, p=PARAMETERS):
     from simlab.elementwise import simulate_elements
     from simlab.nonlinear import Saturation
 
-    P, W, W0, Wc = structure_graph(p)
+    design = design_regulators(p, h)
+    P, W, W0, Wc = structure_graph(p, design)
     graph = simulate_elements(P, W, W0, Wc, [p.alpha * p.nN, 0.0, 0.0], (0.0, t_end), T, hold="foh",
                               nonlinear={(3, "output"): Saturation(p.Uim), (6, "output"): Saturation(p.Ucm)})
-    ode = simulate_drive(p, t_end=t_end, h=T, anti_windup="none")
+    ode = simulate_drive(p, design, t_end=t_end, h=T, anti_windup="none")
     return StructureVersusODE(graph=graph, ode=ode, T=T,
                               max_speed_difference=float(np.max(np.abs(graph.y[:, 0] - ode.n))),
                               max_current_difference=float(np.max(np.abs(graph.y[:, 1] - ode.Id))))
 
 
-def check_current_design(Ki, tau_i, p=PARAMETERS):
-    """Self-check of the ACR parameters K_i and tau_i."""
-    design = design_regulators(p)
-    first = check_value("tau_i", tau_i, design.tau_i, rtol=1e-3,
-                        alternatives=[(design.T_sum_i, "tau_i cancels the large armature lag Tl, not the small ones.")])
-    if not first:
-        return first
-    return check_value("K_i", Ki, design.Ki, rtol=2e-3,
-                       alternatives=[(design.KI, "that is K_I, the loop gain; K_i = K_I tau_i R/(Ks beta).")])
+# ---------------------------------------------------------------------------------------------
+# Self-checks. Each takes the answers of its task (the notebook's names, in order) and the
+# notebook's parameters h, overload, z, h_sim as keywords (the lab's values by default), and
+# computes its reference from them: a correct answer stays correct when a parameter changes.
+# ---------------------------------------------------------------------------------------------
 
 
-def check_speed_design(Kn, tau_n, p=PARAMETERS, h=5.0):
-    """Self-check of the ASR parameters K_n and tau_n for the mid-frequency width h."""
-    design = design_regulators(p, h)
-    first = check_value("tau_n", tau_n, design.tau_n, rtol=2e-3)
-    if not first:
-        return first
-    return check_value("K_n", Kn, design.Kn, rtol=2e-3,
-                       alternatives=[(design.KN, "that is K_N, the loop gain; K_n = (h+1) beta Ce Tm/(2 h alpha R T_sum_n).")])
+def _start(anti_windup="analog", z=0.0, h=H, overload=OVERLOAD, h_sim=H_SIM):
+    """The start-up for the notebook's parameters (the checks' reference runs; cached, so the same
+    runs as the notebook's): no load for ``z = 0``, else the loaded start with "analog" regulators."""
+    p = drive_parameters(overload)
+    if z:
+        return loaded_start(z, p=p, h=h, h_sim=h_sim)
+    return no_load_start(anti_windup, p=p, h=h, h_sim=h_sim)
+
+
+def check_derived(Idm, Uim, delta_nN, GD2, overload=OVERLOAD):
+    """Self-check of I_dm, U*_im, Delta n_N and the flywheel moment GD^2 (Task 1)."""
+    p = drive_parameters(overload)
+    Cm = 30 / np.pi * p.Ce  # torque constant (N m/A) for Ce in V min/r
+    return all_of("derived quantities of the drive", [
+        check_value("I_dm", Idm, p.Idm, unit="A", alternatives=[(p.IN, "that is I_N; I_dm = lambda I_N.")]),
+        check_value("U*_im", Uim, p.Uim, unit="V", alternatives=[
+            (p.beta * p.IN, "U*_im = beta I_dm: the ASR limit sets the current limit, not the rated current.")]),
+        check_value("Delta n_N", delta_nN, p.delta_nN, unit="r/min"),
+        check_value("GD^2", GD2, 375 * p.Ce * Cm * p.Tm / p.R, rtol=1e-4, unit="N m^2", alternatives=[
+            (375 * p.Ce**2 * p.Tm / p.R, "the torque constant is C_m = (30/pi) C_e, not C_e.")]),
+    ])
+
+
+def check_current_design(T_sum_i, K_I, tau_i, K_i):
+    """Self-check of the current loop: T_sum_i, K_I and the ACR parameters tau_i, K_i (Task 2).
+
+    The current loop depends on none of the notebook's parameters (h, lambda, z).
+    """
+    p, d = PARAMETERS, design_regulators(PARAMETERS)
+    return all_of("current loop and ACR", [
+        check_value("T_sum_i", T_sum_i, d.T_sum_i, unit="s", alternatives=[
+            (p.Ts + p.Ton, "T_sum_i merges the converter lag Ts with the current filter Toi, not with the "
+             "speed filter Ton."),
+            (p.Ts, "the current filter Toi is a small lag too: T_sum_i = Ts + Toi."),
+            (p.Ts + p.Toi + p.Tl, "only the small lags are merged; the large armature lag Tl is cancelled "
+             "by the ACR zero.")]),
+        check_value("K_I", K_I, d.KI, unit="1/s", alternatives=[
+            (1 / d.T_sum_i, "the design asks for K_I T_sum_i = 0.5 (zeta = 0.707), not 1.")]),
+        check_value("tau_i", tau_i, d.tau_i, rtol=1e-3, unit="s", alternatives=[
+            (d.T_sum_i, "tau_i cancels the large armature lag Tl, not the small ones."),
+            (SEED_TAU_I, "that is the seed's tau_i = 0.018 s: it cancels the armature lag of the seed's drive, "
+             f"not ours (Tl = {p.Tl:g} s).")]),
+        check_value("K_i", K_i, d.Ki, rtol=2e-3, alternatives=[
+            (d.KI, "that is K_I, the loop gain; K_i = K_I tau_i R/(Ks beta)."),
+            (d.Ki * p.beta, "did you leave out beta? K_I = K_i Ks beta/(tau_i R): the current is fed back "
+             "through beta, so K_i = K_I tau_i R/(Ks beta).")]),
+    ])
+
+
+def check_speed_design(T_sum_n, tau_n, K_N, K_n, h=H):
+    """Self-check of the speed loop: T_sum_n, tau_n, K_N and the ASR gain K_n for the mid-frequency width h (Task 3)."""
+    p, d = PARAMETERS, design_regulators(PARAMETERS, h)
+    return all_of(f"speed loop and ASR (h = {h:g})", [
+        check_value("T_sum_n", T_sum_n, d.T_sum_n, unit="s", alternatives=[
+            (d.T_sum_i + p.Ton, "the current loop enters as the lag 1/K_I = 2 T_sum_i, not T_sum_i.")]),
+        check_value("tau_n", tau_n, d.tau_n, rtol=2e-3, unit="s", alternatives=[
+            (d.T_sum_n, f"tau_n = h T_sum_n: the ASR zero sits h = {h:g} times below the corner 1/T_sum_n.")]),
+        check_value("K_N", K_N, d.KN, unit="1/s^2", alternatives=[
+            ((h + 1) / (2 * h * d.T_sum_n**2), "K_N = (h+1)/(2 h^2 T_sum_n^2): h squared.")]),
+        check_value("K_n", K_n, d.Kn, rtol=2e-3, alternatives=[
+            (d.KN, "that is K_N, the loop gain; K_n = (h+1) beta Ce Tm/(2 h alpha R T_sum_n).")]),
+    ])
+
+
+def check_seed_regulator(Tl_seed, integral_time_seed, integral_time_design, KT_seed):
+    """Self-check of Task 4: the T_l the seed's ACR assumes, the two integral times, K_I T_sum_i of the seed's ACR."""
+    p, d = PARAMETERS, design_regulators(PARAMETERS)
+    KI_seed = SEED_KI * p.Ks * p.beta / (SEED_TAU_I * p.R)  # K_I = K_i Ks beta/(tau_i R)
+    return all_of("the seed's ACR", [
+        check_value("T_l of the seed", Tl_seed, SEED_TAU_I, unit="s", alternatives=[
+            (SEED_KI, "that is the gain; the time constant is the coefficient of s in the numerator.")]),
+        check_value("integral time, seed", integral_time_seed, SEED_TAU_I / SEED_KI, unit="s", alternatives=[
+            (SEED_KI / SEED_TAU_I, "K (tau s + 1)/(tau s) = (tau s + 1)/((tau/K) s): the integral time is tau/K.")]),
+        check_value("integral time, design", integral_time_design, d.tau_i / d.Ki, unit="s"),
+        check_value("K_I T_sum_i (seed's ACR)", KT_seed, KI_seed * d.T_sum_i, rtol=1e-4, alternatives=[
+            (SEED_KI * p.Ks * p.beta / (p.Tl * p.R) * d.T_sum_i, "the seed's regulator has its own tau_i = 0.018 s "
+             "in K_I = K_i Ks beta/(tau_i R).")]),
+    ])
+
+
+def check_predicted_overshoot(sigma_n_predicted, h=H, overload=OVERLOAD):
+    """Self-check of the predicted no-load overshoot on leaving saturation, in percent (Task 5)."""
+    p = drive_parameters(overload)
+    reference = predicted_speed_overshoot(p, design_regulators(p, h), z=0.0)
+    alternatives = [(reference / 2, "the base value is C_b = 2 F K2 T: the factor 2."),
+                    (reference / 100, "give it in percent.")]
+    if h != H:
+        alternatives.append((predicted_speed_overshoot(p, design_regulators(p, H), z=0.0),
+                             f"that is the prediction for h = {H:g}; the lab's h is {h:g}."))
+    return check_value(f"predicted sigma_n (percent, h = {h:g}, lambda = {overload:g})", sigma_n_predicted,
+                       reference, rtol=1e-4, alternatives=alternatives)
+
+
+def check_start_metrics(t1, t2, Id_peak, Id_plateau, overshoot, t_rise, t_settle, h=H, overload=OVERLOAD,
+                        h_sim=H_SIM):
+    """Self-check of the measures of the no-load start against :func:`start_metrics` (Task 6a).
+
+    Times agree to within two RK4 steps.
+    """
+    start = _start("analog", 0.0, h, overload, h_sim)
+    result, m, p = start.result, start.metrics, start.parameters
+    t, atol = result.t, 2 * h_sim
+    stage_II = (t >= m.t1) & (t <= m.t2)
+    return all_of("measures of the no-load start", [
+        check_value("t1", t1, m.t1, rtol=0, atol=atol, unit="s", alternatives=[
+            (t[np.flatnonzero(result.Id >= p.Idm)[0]], "stage I ends when Id first reaches 0.95 I_dm, not I_dm.")]),
+        check_value("t2", t2, m.t2, rtol=0, atol=atol, unit="s"),
+        check_value("Id_peak", Id_peak, m.Id_peak, rtol=1e-6, unit="A"),
+        check_value("Id_plateau", Id_plateau, m.Id_plateau, rtol=1e-3, unit="A", alternatives=[
+            (np.mean(result.Id[stage_II]), "that is the mean over the whole of stage II; take its second half, "
+             "(t1 + t2)/2 <= t <= t2, after the current loop's own transient.")]),
+        check_value("overshoot", overshoot, m.overshoot, rtol=1e-6, alternatives=[
+            (m.overshoot / 100, "give it in percent.")]),
+        check_value("t_rise", t_rise, m.t_rise, rtol=0, atol=atol, unit="s"),
+        check_value("t_settle", t_settle, m.t_settle, rtol=0, atol=atol, unit="s", alternatives=[
+            (_settling_time(t, result.n, p.nN, 0.05), "that is the settling time into a +-5 % band; the lab "
+             "uses +-2 % of n*.")]),
+    ])
+
+
+def check_plateau_theory(Id_plateau_theory, h=H, overload=OVERLOAD, h_sim=H_SIM):
+    """Self-check of the plateau current of stage II derived by hand, against the simulated plateau (Task 6d)."""
+    start = _start("analog", 0.0, h, overload, h_sim)
+    p, KI = start.parameters, start.design.KI
+    return check_value("Id_plateau (theory)", Id_plateau_theory, start.metrics.Id_plateau, rtol=1e-3, unit="A",
+                       alternatives=[
+                           (p.Idm - p.Idm / (KI * p.Tm), "the slope a = R I_d / Tm depends on the plateau current "
+                            "itself, not on I_dm: solve I_dm - I_d = I_d / (K_I Tm) for I_d."),
+                           (p.Idm, "that is I_dm: the ramp of the back-EMF leaves an error in the type-I current "
+                            "loop.")])
+
+
+def _stage_II_time(p, current):
+    """Duration of stage II, n* / (dn/dt) with dn/dt = R/(Ce Tm) x the accelerating current (s)."""
+    return p.nN * p.Ce * p.Tm / (p.R * current)
+
+
+def check_loaded_start(sigma_n_loaded, t_II_no_load, t_II_loaded, h=H, overload=OVERLOAD, z=Z, h_sim=H_SIM):
+    """Self-check of the predicted overshoot with the load z I_N and the two stage-II estimates (Task 7a).
+
+    The stage-II durations are compared with the equation of motion at the simulated plateau
+    currents.
+    """
+    free, loaded = _start("analog", 0.0, h, overload, h_sim), _start("analog", z, h, overload, h_sim)
+    p, load = loaded.parameters, loaded.load
+    plateau_free, plateau_loaded = free.metrics.Id_plateau, loaded.metrics.Id_plateau
+    return all_of(f"start with the load z = {z:g}", [
+        check_value(f"sigma_n, z = {z:g}", sigma_n_loaded, loaded.predicted, rtol=1e-4, alternatives=[
+            (free.predicted, "that is the no-load prediction: the excess current is (lambda - z) I_N.")]),
+        check_value("stage II, no load", t_II_no_load, _stage_II_time(p, plateau_free), rtol=2e-3, unit="s",
+                    alternatives=[(_stage_II_time(p, p.Idm), "close; but the plateau current is below I_dm "
+                                   "(Task 6d).")]),
+        check_value("stage II, with load", t_II_loaded, _stage_II_time(p, plateau_loaded - load), rtol=2e-3,
+                    unit="s", alternatives=[
+                        (_stage_II_time(p, plateau_loaded), "only I_d - I_dL accelerates the motor."),
+                        (_stage_II_time(p, p.Idm - load), "close; but the plateau current is below I_dm (Task 6d, "
+                         "with the load).")]),
+    ])
+
+
+def check_steady_drop(dn_open_loop, dn_P_asr, h=H, z=Z):
+    """Self-check of the steady speed drops under the load z I_N: open loop and P-ASR (Task 7b)."""
+    p, d = PARAMETERS, design_regulators(PARAMETERS, h)
+    load = z * p.IN
+    return all_of(f"steady speed drop under I_dL = {load:g} A", [
+        check_value("open-loop drop", dn_open_loop, load * p.R / p.Ce, unit="r/min"),
+        check_value("drop with a P-ASR", dn_P_asr, p.beta * load / (d.Kn * p.alpha), rtol=1e-4, unit="r/min",
+                    alternatives=[(load * p.R / p.Ce / (1 + d.Kn), "the loop gain of the P-ASR is K_n alpha / beta, "
+                                   "from speed error to current; the drop is beta I_dL / (K_n alpha).")]),
+    ])
+
+
+def check_windup_integral(I_n_at_rise, I_n_estimate, h=H, overload=OVERLOAD, h_sim=H_SIM):
+    """Self-check of the wound-up ASR integral at the rise time, read and estimated (Task 8a)."""
+    windup, analog = _start("none", 0.0, h, overload, h_sim), _start("analog", 0.0, h, overload, h_sim)
+    p, d = windup.parameters, windup.design
+    k_rise = np.flatnonzero(windup.result.n >= p.nN)[0]
+    triangle = p.alpha * p.nN * windup.metrics.t_rise / 2  # area under the error, U*n t_rise / 2
+    return all_of("ASR integral at the rise time", [
+        check_value("I_n at the rise time", I_n_at_rise, windup.result.states[k_rise, 2], unit="V", alternatives=[
+            (analog.result.states[np.flatnonzero(analog.result.n >= p.nN)[0], 2], "that is the 'analog' run, "
+             "whose integral is limited; read the 'none' run.")]),
+        check_value("triangle estimate", I_n_estimate, d.Kn / d.tau_n * triangle, rtol=1e-3, unit="V",
+                    alternatives=[(d.Kn * triangle, "the integral gain of K (tau s + 1)/(tau s) is K / tau.")]),
+    ])
+
+
+#: The nine elements of the drive's structure graph, in order.
+ELEMENTS = ("speed reference filter", "speed feedback filter", "ASR", "current reference filter",
+            "current feedback filter", "ACR", "converter", "armature", "mechanics")
+
+
+def _row_hint(P_drive, P_ref):
+    """A hint for the first row of P that is the right row with two of its entries swapped."""
+    swaps = (([2, 3, 0, 1], "numerator and denominator swapped"),
+             ([0, 1, 3, 2], "C and D swapped: C is the constant term of the numerator, D the coefficient of s"),
+             ([1, 0, 2, 3], "A and B swapped: A is the constant term of the denominator, B the coefficient of s"),
+             ([1, 0, 3, 2], "the coefficients of s come after the constant terms"))
+    for i, row in enumerate(P_drive):
+        if np.allclose(row, P_ref[i]):
+            continue
+        for order, what in swaps:
+            if np.allclose(row, P_ref[i, order]):
+                return f"Row {i + 1} ({ELEMENTS[i]}): {what}; a row is [A, B, C, D] of (C + D s)/(A + B s)."
+        return None
+    return None
+
+
+def _check_graph_matrix(title, answer, reference, alternatives, hint_for):
+    """check_array on a matrix of the graph, with a structural hint where it explains the difference."""
+    result = check_array(title, answer, reference, what="entries", alternatives=alternatives)
+    if result.passed or "differ from the reference" not in result.message:
+        return result
+    hint = hint_for(np.asarray(answer, dtype=float), reference)
+    return CheckResult(False, title, f"{result.message} {hint}") if hint else result
+
+
+def _sign_hint(W_drive, W_ref):
+    """A hint when W differs from the reference by signs only (a feedback path entered with +)."""
+    flipped = np.argwhere(~np.isclose(W_drive, W_ref))
+    if not np.allclose(np.abs(W_drive), np.abs(W_ref)):
+        return None
+    i, j = flipped[0]
+    return (f"W[{i}, {j}] (from {ELEMENTS[j]} to {ELEMENTS[i]}) has the wrong sign: the feedback paths "
+            "(speed, current, back-EMF) enter with a minus sign.")
+
+
+def check_structure_graph(P_drive, W_drive, h=H):
+    """Self-check of the structure graph's P (9 x 4) and W (9 x 9) with the regulators for h (Task 9)."""
+    P_ref, W_ref, _, _ = structure_graph(PARAMETERS, design_regulators(PARAMETERS, h))
+    return all_of("structure graph of the drive", [
+        _check_graph_matrix("P_drive", P_drive, P_ref, [
+            (P_ref[:, [2, 3, 0, 1]], "numerator and denominator swapped: rows are [A, B, C, D] of (C + D s)/(A + B s).")],
+            _row_hint),
+        _check_graph_matrix("W_drive", W_drive, W_ref, [
+            (W_ref.T, "W is transposed: W[i, j] is the gain from the output of element j to the input of element i."),
+            (np.abs(W_ref), "the feedback paths (speed, current, back-EMF) enter with a minus sign.")],
+            _sign_hint),
+    ])
+
+
+#: Frequencies (rad/s) at which Task 10 compares the frequency responses.
+FREQUENCIES = np.array([1.0, 10.0, 30.0, 100.0, 300.0, 1000.0])
+
+
+def _real_and_imaginary(values):
+    """Complex values as an array of shape (M, 2): real and imaginary parts side by side."""
+    return np.column_stack([values.real, values.imag])
+
+
+def check_linear_loop(G_control, h=H):
+    """Self-check of the python-control closed loop n/n* against dc_motor.linear_closed_loop at six frequencies (Task 10)."""
+    p = PARAMETERS
+    num, den = linear_closed_loop(p, design_regulators(p, h))
+    s = 1j * FREQUENCIES
+    reference = np.polyval(num, s) / np.polyval(den, s)
+    title = "n/n*(j w)"
+    try:
+        answer = np.array([complex(np.squeeze(G_control(sk))) for sk in s])
+    except (TypeError, ValueError):
+        return CheckResult(False, title, f"expected a transfer function of python-control (built from "
+                           f"s = control.tf('s')), got {type(G_control).__name__}.")
+    as_real = _real_and_imaginary
+    filtered = p.Ton * s + 1  # the speed reference filter
+    return check_array(title, as_real(answer), as_real(reference), rtol=1e-8, atol=1e-12, what="values",
+                       alternatives=[
+                           (as_real(reference * filtered), "the reference filter 1/(Ton s + 1) in front of the "
+                            "speed loop is missing."),
+                           (as_real(reference / p.alpha), "the reference is U*n = alpha n*: the factor alpha is missing."),
+                           (as_real(reference * filtered / p.alpha), "from n* the reference passes alpha/(Ton s + 1).")])
+
+
+# ---------------------------------------------------------------------------------------------
+# References: the answers of each task for the notebook's parameters, for later cells
+# (Tasks.take) when a task is not done yet.
+# ---------------------------------------------------------------------------------------------
+
+
+def _derived_reference(overload=OVERLOAD):
+    p = drive_parameters(overload)
+    Cm = 30 / np.pi * p.Ce
+    return {"Idm": p.Idm, "Uim": p.Uim, "delta_nN": p.delta_nN, "Cm": Cm, "GD2": 375 * p.Ce * Cm * p.Tm / p.R}
+
+
+def _current_reference():
+    d = design_regulators(PARAMETERS)
+    return {"T_sum_i": d.T_sum_i, "K_I": d.KI, "tau_i": d.tau_i, "K_i": d.Ki}
+
+
+def _speed_reference(h=H):
+    d = design_regulators(PARAMETERS, h)
+    return {"T_sum_n": d.T_sum_n, "tau_n": d.tau_n, "K_N": d.KN, "K_n": d.Kn}
+
+
+def _seed_reference():
+    p, d = PARAMETERS, design_regulators(PARAMETERS)
+    return {"Tl_seed": SEED_TAU_I, "integral_time_seed": SEED_TAU_I / SEED_KI,
+            "integral_time_design": d.tau_i / d.Ki,
+            "KT_seed": SEED_KI * p.Ks * p.beta / (SEED_TAU_I * p.R) * d.T_sum_i}
+
+
+def _prediction_reference(h=H, overload=OVERLOAD):
+    p = drive_parameters(overload)
+    d = design_regulators(p, h)
+    ratio = type2_disturbance_peak(h).ratio
+    C_b = 2 * p.overload * p.delta_nN * d.T_sum_n / p.Tm
+    return {"ratio_h": ratio, "C_b": C_b, "sigma_n_predicted": 100 * ratio * C_b / p.nN}
+
+
+def _start_reference(h=H, overload=OVERLOAD, h_sim=H_SIM):
+    m = _start("analog", 0.0, h, overload, h_sim).metrics
+    return {name: getattr(m, name) for name in ("t1", "t2", "Id_peak", "Id_plateau", "overshoot", "t_rise", "t_settle")}
+
+
+def _plateau_reference(h=H, overload=OVERLOAD, h_sim=H_SIM):
+    p, d = drive_parameters(overload), design_regulators(PARAMETERS, h)
+    return {"Id_plateau_theory": p.Idm / (1 + 1 / (d.KI * p.Tm))}
+
+
+def _loaded_reference(h=H, overload=OVERLOAD, z=Z, h_sim=H_SIM):
+    p, d = drive_parameters(overload), design_regulators(PARAMETERS, h)
+    c = 1 / (d.KI * p.Tm)  # (I_dm - I_d)/I_d at no load, Task 6d
+    plateau = (p.Idm + c * z * p.IN) / (1 + c)
+    return {"sigma_n_loaded": predicted_speed_overshoot(p, d, z=z), "plateau_loaded": plateau,
+            "t_II_no_load": _stage_II_time(p, p.Idm / (1 + c)), "t_II_loaded": _stage_II_time(p, plateau - z * p.IN)}
+
+
+def _drop_reference(h=H, z=Z):
+    p, d = PARAMETERS, design_regulators(PARAMETERS, h)
+    return {"dn_open_loop": z * p.IN * p.R / p.Ce, "dn_P_asr": p.beta * z * p.IN / (d.Kn * p.alpha)}
+
+
+def _windup_reference(h=H, overload=OVERLOAD, h_sim=H_SIM):
+    windup = _start("none", 0.0, h, overload, h_sim)
+    p, d = windup.parameters, windup.design
+    k_rise = int(np.flatnonzero(windup.result.n >= p.nN)[0])
+    return {"k_rise": k_rise, "I_n_at_rise": windup.result.states[k_rise, 2],
+            "I_n_estimate": d.Kn / d.tau_n * p.alpha * p.nN * windup.metrics.t_rise / 2}
+
+
+def _graph_reference(h=H):
+    P, W, _, _ = structure_graph(PARAMETERS, design_regulators(PARAMETERS, h))
+    return {"P_drive": P, "W_drive": W}
+
+
+def _linear_reference(h=H):
+    """G_control of Task 10, built with python-control (imported here: a development dependency)."""
+    import control
+
+    p, d = PARAMETERS, design_regulators(PARAMETERS, h)
+    s = control.tf("s")
+    acr = d.Ki * (d.tau_i * s + 1) / (d.tau_i * s)
+    asr = d.Kn * (d.tau_n * s + 1) / (d.tau_n * s)
+    mechanics = p.R / (p.Ce * p.Tm * s)
+    current_plant = control.feedback((1 / p.R) / (p.Tl * s + 1), mechanics * p.Ce)
+    current_loop = control.feedback(acr * p.Ks / (p.Ts * s + 1) * current_plant, p.beta / (p.Toi * s + 1)) / (p.Toi * s + 1)
+    speed_loop = control.feedback(asr * current_loop * mechanics, p.alpha / (p.Ton * s + 1))
+    return {"G_control": p.alpha / (p.Ton * s + 1) * speed_loop}
+
+
+#: The notebook's parameters that the simulations follow.
+SIMULATION = ("h", "overload", "h_sim")
+
+#: The tasks of lab 07, by their label in the notebook.
+TASKS = Tasks(
+    Task("1", ("Idm", "Uim", "delta_nN", "GD2"), check_derived, ("overload",), _derived_reference,
+         "derived quantities of the drive", also=("Cm",)),
+    Task("2", ("T_sum_i", "K_I", "tau_i", "K_i"), check_current_design, (), _current_reference,
+         "the current loop as a type-I system"),
+    Task("3", ("T_sum_n", "tau_n", "K_N", "K_n"), check_speed_design, ("h",), _speed_reference,
+         "the speed loop as a type-II system"),
+    Task("4", ("Tl_seed", "integral_time_seed", "integral_time_design", "KT_seed"), check_seed_regulator, (),
+         _seed_reference, "the seed's current regulator"),
+    Task("5", ("sigma_n_predicted",), check_predicted_overshoot, ("h", "overload"), _prediction_reference,
+         "the predicted overshoot on leaving saturation", also=("ratio_h", "C_b")),
+    Task("6a", ("t1", "t2", "Id_peak", "Id_plateau", "overshoot", "t_rise", "t_settle"), check_start_metrics,
+         SIMULATION, _start_reference, "measures of the no-load start"),
+    Task("6d", ("Id_plateau_theory",), check_plateau_theory, SIMULATION, _plateau_reference,
+         "the plateau current of stage II"),
+    Task("7a", ("sigma_n_loaded", "t_II_no_load", "t_II_loaded"), check_loaded_start, SIMULATION + ("z",),
+         _loaded_reference, "the start with load", also=("plateau_loaded",)),
+    Task("7b", ("dn_open_loop", "dn_P_asr"), check_steady_drop, ("h", "z"), _drop_reference,
+         "steady speed drops under load"),
+    Task("8a", ("I_n_at_rise", "I_n_estimate"), check_windup_integral, SIMULATION, _windup_reference,
+         "the wound-up ASR integral", also=("k_rise",)),
+    Task("9", ("P_drive", "W_drive"), check_structure_graph, ("h",), _graph_reference,
+         "the drive as a structure graph"),
+    Task("10", ("G_control",), check_linear_loop, ("h",), _linear_reference, "the linear loops with python-control"),
+)
+check = TASKS.check
+take = TASKS.take
+
+#: Typical mistakes: each replaces a piece of a task's solution code; its check must give the hint.
+MISTAKES = (
+    Mistake("1", "I_dm taken as I_N", "Idm = p.overload * p.IN", "Idm = p.IN", "that is I_N"),
+    Mistake("1", "C_e for the torque constant", "Cm = 30 / np.pi * p.Ce", "Cm = p.Ce", "C_m = (30/pi) C_e"),
+    Mistake("2", "small lags summed with the speed filter", "T_sum_i = p.Ts + p.Toi", "T_sum_i = p.Ts + p.Ton",
+            "not with the speed filter Ton"),
+    Mistake("2", "tau_i cancelling the small lags", "tau_i = p.Tl", "tau_i = T_sum_i", "large armature lag"),
+    Mistake("2", "K_i without beta", "K_i = K_I * tau_i * p.R / (p.Ks * p.beta)", "K_i = K_I * tau_i * p.R / p.Ks",
+            "leave out beta"),
+    Mistake("3", "tau_n = T_sum_n instead of h T_sum_n", "tau_n = h * T_sum_n", "tau_n = T_sum_n", "tau_n = h T_sum_n"),
+    Mistake("3", "the current loop entered as T_sum_i", "T_sum_n = 1 / r.K_I + p.Ton", "T_sum_n = T_sum_i + p.Ton",
+            "1/K_I = 2 T_sum_i"),
+    Mistake("3", "K_n taken as K_N", "K_n = K_N * tau_n * p.beta * p.Ce * p.Tm / (p.alpha * p.R)", "K_n = K_N",
+            "that is K_N"),
+    Mistake("4", "the gain read as the time constant", "Tl_seed = tau_i_seed", "Tl_seed = Ki_seed", "that is the gain"),
+    Mistake("5", "base value without the factor 2", "C_b = 2 * p.overload", "C_b = p.overload", "the factor 2"),
+    Mistake("6a", "overshoot as a fraction", "overshoot = 100 * (np.max(n) - p.nN) / p.nN",
+            "overshoot = (np.max(n) - p.nN) / p.nN", "in percent"),
+    Mistake("6a", "settling into a 5 % band", "np.abs(n - p.nN) > 0.02 * p.nN", "np.abs(n - p.nN) > 0.05 * p.nN",
+            "+-5 % band"),
+    Mistake("6a", "stage I ending at I_dm", "Id >= 0.95 * p.Idm", "Id >= p.Idm", "0.95 I_dm"),
+    Mistake("6d", "the slope taken at I_dm", "Id_plateau_theory = p.Idm / (1 + 1 / (design.KI * p.Tm))",
+            "Id_plateau_theory = p.Idm - p.Idm / (design.KI * p.Tm)", "depends on the plateau current"),
+    Mistake("7a", "the load current left out of the acceleration",
+            "t_II_loaded = p.nN * p.Ce * p.Tm / (p.R * (plateau_loaded - z * p.IN))",
+            "t_II_loaded = p.nN * p.Ce * p.Tm / (p.R * plateau_loaded)", "only I_d - I_dL"),
+    Mistake("7b", "the P-ASR drop as Delta n_N / (1 + K_n)", "dn_P_asr = p.beta * z * p.IN / (design.Kn * p.alpha)",
+            "dn_P_asr = dn_open_loop / (1 + design.Kn)", "loop gain of the P-ASR"),
+    Mistake("8a", "K in place of K / tau", "I_n_estimate = design.Kn / design.tau_n * 0.5",
+            "I_n_estimate = design.Kn * 0.5", "K / tau"),
+    Mistake("9", "the back-EMF entered with a plus sign", "W_drive[7, 6], W_drive[7, 8] = 1.0, -p.Ce",
+            "W_drive[7, 6], W_drive[7, 8] = 1.0, p.Ce", "enter with a minus sign"),
+    Mistake("10", "no reference filter on the speed loop",
+            "G_control = p.alpha / (p.Ton * s + 1) * speed_loop", "G_control = p.alpha * speed_loop",
+            "reference filter"),
+)
+
+#: Parameters a student may change in the notebook, with a value the tests try.
+PARAMETER_CHANGES = (
+    ParameterChange("h", "h = lab.H", "h = 4.0"),
+    ParameterChange("overload", "overload = lab.OVERLOAD", "overload = 2.0"),
+    ParameterChange("z", "z = lab.Z", "z = 0.5"),
+    ParameterChange("h_sim", "h_sim = lab.H_SIM", "h_sim = 1e-4"),
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -480,39 +1069,64 @@ def check_speed_design(Kn, tau_n, p=PARAMETERS, h=5.0):
 # ---------------------------------------------------------------------------------------------
 
 
-def _shade_stages(ax, t1, t2, t_end):
-    for (start, stop, label), shade in zip(((0.0, t1, "I"), (t1, t2, "II"), (t2, t_end, "III")),
-                                           ("0.93", "0.85", "0.93")):
-        if np.isfinite(start) and np.isfinite(stop):
-            ax.axvspan(start, stop, color=shade, alpha=0.5, linewidth=0)
-            ax.text(0.5 * (start + stop), 0.97, label, transform=ax.get_xaxis_transform(),
-                    ha="center", va="top")
+def _shade_stages(ax, t1, t2, t_end, labelled):
+    """Shade the three stages, draw their boundaries and, if ``labelled``, name them in the top band.
+
+    The names sit in a band above the data (the caller leaves it free), so that no line crosses
+    them; the boundaries are dash-dotted lines, readable in black and white. Stage I is short:
+    its name stands just left of its end, clear of the boundary line; the others are centred.
+    """
+    for start, stop, name, shade in ((0.0, t1, "I", "0.93"), (t1, t2, "II", "0.85"), (t2, t_end, "III", "0.93")):
+        if not (np.isfinite(start) and np.isfinite(stop)):
+            continue
+        ax.axvspan(start, stop, color=shade, alpha=0.5, linewidth=0)
+        if labelled:
+            x, shift, align = (stop, -4, "right") if name == "I" else (0.5 * (start + stop), 0, "center")
+            ax.annotate(name, (x, 0.97), xycoords=ax.get_xaxis_transform(), xytext=(shift, 0),
+                        textcoords="offset points", ha=align, va="top", fontweight="bold")
+    for boundary in (t1, t2):
+        if np.isfinite(boundary):
+            ax.axvline(boundary, color="0.4", linestyle="-.", linewidth=0.8)
+
+
+def _start_title(start):
+    """Title of a start-up figure: the load and the parameters in use, then the three stages."""
+    p, design, load = start.parameters, start.design, start.load
+    what = f"Start with load I_dL = {load:g} A (z = {load / p.IN:g})" if load else "No-load start"
+    return (f"{what}: h = {design.h:g}, $\\lambda$ = {p.overload:g} (I_dm = {p.Idm:g} A)\n"
+            "stages: I current rise, II constant current, III speed regulation")
 
 
 def plot_drive_start(start):
-    """Lab 07: a start-up (a :class:`StartResult`), speed and armature current with the three stages shaded."""
-    result, m = start.result, start.metrics
-    p = PARAMETERS
+    """Lab 07: a start-up, speed and armature current with the three stages shaded and named.
 
-    fig, (ax_n, ax_i) = subplots(2, 1, figsize=(8, 6), sharex=True)
-    for ax in (ax_n, ax_i):
-        _shade_stages(ax, m.t1, m.t2, result.t[-1])
+    ``start`` is a :class:`StartResult` (or a :class:`SeedACRResult`); the title and the lines
+    print its parameters, h, lambda and the load.
+    """
+    result, m, p = start.result, start.metrics, start.parameters
+
+    fig, (ax_n, ax_i) = subplots(2, 1, figsize=(8, 6.4), sharex=True)
     ax_n.plot(result.t, result.n, color="black")
     ax_n.axhline(p.nN, color="gray", linestyle=":", label=f"n* = {p.nN:g} r/min")
-    ax_n.set(ylabel="speed n (r/min)", title="No-load start: I current rise, II constant current, III speed regulation")
-    ax_n.legend(loc="lower right")
+    low, high = ax_n.get_ylim()
+    ax_n.set_ylim(low, high + 0.2 * (high - low))  # a free band at the top for the stage names
     ax_i.plot(result.t, result.Id, color="black")
     ax_i.axhline(p.Idm, color="gray", linestyle="--", label=f"I_dm = {p.Idm:g} A")
+    if start.load:
+        ax_i.axhline(start.load, color="gray", linestyle=":", label=f"I_dL = {start.load:g} A")
+    for ax in (ax_n, ax_i):
+        _shade_stages(ax, m.t1, m.t2, result.t[-1], labelled=ax is ax_n)
+    ax_n.set(ylabel="speed n (r/min)", title=_start_title(start))
+    ax_n.legend(loc="lower right")
     ax_i.set(xlabel="t (s)", ylabel="armature current Id (A)")
-    ax_i.legend(loc="center right")
+    ax_i.legend(loc="lower right")
     return fig
 
 
 def plot_drive_phase(start):
     """Lab 07: phase plots of a start-up (a :class:`StartResult`), current against speed and speed
     error against its rate, one line per stage."""
-    result, m = start.result, start.metrics
-    p = PARAMETERS
+    result, m, p = start.result, start.metrics, start.parameters
 
     t = result.t
     masks = [t <= m.t1, (t > m.t1) & (t <= m.t2), t > m.t2]
@@ -540,7 +1154,9 @@ def plot_drive_windup(study):
     for i, (mode, entry) in enumerate(study.items()):
         result = entry.result
         ax.plot(result.t, result.n, label=f"{mode} (overshoot {entry.metrics.overshoot:.1f} %)", **line_style(i))
-    ax.set(xlabel="t (s)", ylabel="speed n (r/min)", title="Anti-windup of the PI regulators, no-load start")
+    entry = next(iter(study.values()))
+    ax.set(xlabel="t (s)", ylabel="speed n (r/min)", title=f"Anti-windup of the PI regulators, no-load start "
+           f"(h = {entry.design.h:g}, $\\lambda$ = {entry.parameters.overload:g})")
     ax.legend()
     return fig
 
@@ -557,7 +1173,7 @@ def run():
     p = PARAMETERS
     design = design_regulators(p)
     start = no_load_start()
-    loaded = rated_load_start()
+    loaded = loaded_start(1.0)
     step = load_step()
     dip = grid_dip()
     windup = anti_windup_study()
