@@ -101,3 +101,37 @@ def test_importing_simlab_does_not_import_matplotlib():
     code = "import sys, simlab, simlab.course, simlab.course.check; print('matplotlib' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
+
+
+#: Distribution that provides an imported top-level module, where the names differ.
+_DISTRIBUTION = {"sklearn": "scikit-learn", "IPython": "ipython"}
+#: Modules of the standard library or of the project itself, which need no install.
+_NO_INSTALL = {"simlab"} | set(__import__("sys").stdlib_module_names)
+
+
+def _notebook_imports():
+    import ast
+    import json
+
+    modules = set()
+    for path in sorted((ROOT / "solutions").glob("*.ipynb")) + sorted((ROOT / "course").glob("*.ipynb")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] != "code":
+                continue
+            source = "\n".join(line for line in "".join(cell["source"]).splitlines()
+                                if not line.lstrip().startswith(("%", "!")))
+            for node in ast.walk(ast.parse(source)):
+                if isinstance(node, ast.Import):
+                    modules.update(alias.name.split(".")[0] for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                    modules.add(node.module.split(".")[0])
+    return modules - _NO_INSTALL
+
+
+def test_course_extra_and_environment_install_what_the_notebooks_import():
+    """A student's install (.[course], or environment.yml for conda/Binder) runs every notebook."""
+    project = _pyproject()["project"]
+    student = {_requirement(spec)[0] for spec in project["dependencies"] + project["optional-dependencies"]["course"]}
+    needed = {_DISTRIBUTION.get(module, module).lower() for module in _notebook_imports()}
+    assert needed <= student, f"imported by notebooks but not installed by .[course]: {needed - student}"
+    assert needed <= set(_environment_packages()), "environment.yml misses some"

@@ -203,7 +203,7 @@ def check_array(title, answer, reference, *, rtol=1e-9, atol=1e-12, alternatives
             return CheckResult(False, title, hint)
     flat = np.argmax(~close.ravel())
     index = np.unravel_index(flat, array.shape)
-    index_text = index[0] if len(index) == 1 else index
+    index_text = int(index[0]) if len(index) == 1 else tuple(int(i) for i in index)
     worst = np.max(np.abs(array - reference))
     return CheckResult(
         False,
