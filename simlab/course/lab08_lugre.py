@@ -882,7 +882,7 @@ def _sfunction_loop(v, Ts, x0=X0_TASK_B1, output_first=True, simultaneous=True, 
     x1, x2 = x0
     F = []
     for v_k in v:
-        g_k = p["Fc"] + (p["Fs"] - p["Fc"]) * np.exp(-(v_k / p["vs"]) ** 2)
+        g_k = stribeck_level(v_k, p["Fc"], p["Fs"], p["vs"], 2.0)  # the g(v_k) of the student's loop, to rounding
         speed = abs(v_k) if absolute else v_k
         if output_first:
             F.append(p["sigma0"] * x1 + p["sigma1"] * x2 + p["sigma2"] * v_k)
