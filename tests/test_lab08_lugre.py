@@ -5,7 +5,7 @@ import pytest
 import sympy as sp
 
 from simlab.course import lab08_lugre as lab
-from simlab.friction import SpringBlockResult
+from simlab.friction import CANUDAS_1995, SpringBlockResult
 
 
 def test_seed_initial_state_remark():
@@ -41,6 +41,61 @@ def test_fc_above_fs_turns_the_stribeck_dip_into_a_rise():
     positive = curves.v > 0
     assert np.all(np.diff(curves.seed[positive]) > 0)  # Fc > Fs: rises with speed
     assert np.diff(curves.swapped[positive])[0] < 0  # the usual case falls first
+
+
+def _radau_break_away(rate):
+    """Oracle: the block (x, v, z) under the applied force rate * t by scipy's Radau, the LuGre equations
+    written out here; the break-away is the friction force at its first maximum, on the dense output."""
+    from scipy.integrate import solve_ivp
+
+    p = CANUDAS_1995
+
+    def friction(v, z):
+        g = p["Fc"] + (p["Fs"] - p["Fc"]) * np.exp(-((v / p["vs"]) ** 2))
+        zdot = v - p["sigma0"] * np.abs(v) * z / g
+        return p["sigma0"] * z + p["sigma1"] * zdot + p["sigma2"] * v, zdot
+
+    def rhs(t, y):
+        x, v, z = y
+        F, zdot = friction(v, z)
+        return [v, rate * t - F, zdot]  # m = 1 kg
+
+    t_end = 3.0 / rate
+    solution = solve_ivp(rhs, (0.0, t_end), [0.0, 0.0, 0.0], method="Radau", rtol=1e-10, atol=1e-14,
+                         dense_output=True, max_step=t_end / 3000)
+    t = np.linspace(0.0, t_end, 300001)
+    x, v, z = solution.sol(t)
+    F = friction(v, z)[0]
+    first_fall = np.flatnonzero(np.diff(F) < 0)[0]
+    return t[first_fall], F[first_fall]
+
+
+def test_break_away_force_is_the_friction_maximum_and_agrees_with_radau():
+    """Canudas de Wit et al. (1995): the break-away force (the friction when the block starts to slide,
+    here its first maximum) falls with the rate of the applied force; it stays above Fc."""
+    breaks = lab.break_away()
+    for row in breaks.rows:
+        t_radau, F_radau = _radau_break_away(row.rate)
+        assert row.force == pytest.approx(F_radau, rel=1e-4), row.rate
+        assert row.t == pytest.approx(t_radau, rel=1e-3), row.rate
+        assert row.applied == pytest.approx(row.rate * row.t, rel=1e-12)
+    assert breaks.force_at(0.5) == pytest.approx(1.4571, abs=5e-4)
+    assert breaks.force_at(50.0) == pytest.approx(1.0075, abs=5e-4)
+    forces = breaks.forces
+    assert all(a > b for a, b in zip(forces, forces[1:]))
+    assert breaks.Fc < min(forces) and max(forces) < breaks.Fs
+    # at the break-away the block has left pre-sliding: a few times Fs / sigma0
+    assert all(1.5 < row.x / breaks.scale < 5.0 for row in breaks.rows)
+    # the old rule (applied force at |v| > 1 mm/s) fires inside pre-sliding at 50 N/s, below Fc:
+    # the elastic pre-sliding speed rate / sigma0 is already 0.5 mm/s there
+    fast = breaks.rows[-1]
+    assert fast.threshold_force < breaks.Fc and fast.rate / breaks.sigma0 == pytest.approx(5e-4)
+
+
+def test_break_away_index_needs_a_fall_of_the_friction():
+    assert lab.break_away_index([0.0, 1.0, 1.2, 1.1, 1.3]) == 2
+    with pytest.raises(ValueError, match="longer"):
+        lab.break_away_index([0.0, 1.0, 2.0])
 
 
 def test_stick_slip_matches_radau_within_half_a_percent():

@@ -13,6 +13,10 @@
 4. Step size: explicit updates need h below the bristle stability limit.
 5. The static model cannot stick-slip in the same way: its result depends on the step.
 
+The notebook's documented parameters are the sample time ``Ts`` of the S-function (Parts B and
+C, default :data:`TS`) and the spring stiffness ``k_spring`` of the stick-slip block (Parts D to
+F, default :data:`K`); every experiment and self-check takes them as keywords.
+
 The seed does not give its input signal (its figure 3 is not in the text); the lab uses
 v(t) = -10 cos(pi t / 2), whose v(0) = -10 is what the seed's x0 = [0; -10] remark implies
 (x2 is the bristle rate, and dz/dt(0) = v(0) for z(0) = 0).
@@ -22,10 +26,12 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from simlab.course import ExperimentResult
+from simlab.course.check import CheckResult, Mistake, ParameterChange, Task, Tasks, all_of, check_array, check_value
 from simlab.friction import (
     CANUDAS_1995,
     SEED_PARAMETERS,
@@ -43,6 +49,9 @@ from simlab.plotting import line_style, subplots
 from simlab.results import Result
 
 __all__ = [
+    "TS",
+    "K",
+    "V_PULL",
     "SFunctionRun",
     "SeedComparison",
     "SeedSchemeBlowup",
@@ -70,6 +79,7 @@ __all__ = [
     "stribeck_curves",
     "pre_sliding",
     "frictional_lag",
+    "break_away_index",
     "break_away",
     "stick_slip",
     "stick_slip_metrics",
@@ -77,12 +87,22 @@ __all__ = [
     "radau_stick_slip",
     "step_size_study",
     "static_spring_block",
+    "check_sfunction_replay",
+    "check_characteristic_equation",
+    "check_stick_slip",
+    "TASKS",
+    "MISTAKES",
+    "PARAMETER_CHANGES",
+    "check",
+    "take",
     "run",
     "plot_lugre_behaviours",
     "plot_seed_sfunction",
 ]
 
 TS = 0.001  #: the seed's sample time (s)
+K = 2.0  #: spring stiffness of the stick-slip block (N/m), Canudas de Wit et al. (1995)
+V_PULL = 0.1  #: pulling speed of the spring's far end (m/s), Canudas de Wit et al. (1995)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -126,6 +146,8 @@ class SeedComparison(Result):
         Friction force of the continuous model (Radau, rtol 1e-10) at the samples (N).
     runs : dict of tuple -> SFunctionRun
         One replay per initial state x0 = (z0, zdot0), keyed by x0.
+    Ts : float
+        Sample time of the S-function (s).
     """
 
     unpacks_as = ("t", "F_continuous")
@@ -134,6 +156,7 @@ class SeedComparison(Result):
     v: np.ndarray
     F_continuous: np.ndarray
     runs: dict
+    Ts: float = TS
 
 
 @dataclass(frozen=True)
@@ -158,6 +181,8 @@ class SeedSchemeBlowup(Result):
         Friction force with the exponential bristle update at the same samples (N).
     steady : float
         The exact steady force g(v) + sigma2 v (N).
+    Ts : float
+        Sample time (s).
     """
 
     unpacks_as = ("t", "seed_F")
@@ -170,6 +195,7 @@ class SeedSchemeBlowup(Result):
     seed_max_abs_F: float
     exponential_F: np.ndarray
     steady: float
+    Ts: float = TS
 
 
 @dataclass(frozen=True)
@@ -265,18 +291,32 @@ class FrictionalLag:
 
 @dataclass(frozen=True)
 class BreakAwayRow:
-    """Break-away force for one rate of the applied force.
+    """Break-away of the block for one rate of the applied force (:func:`break_away`).
 
     Attributes
     ----------
     rate : float
         Rate of the applied force ramp (N/s).
     force : float
-        Applied force when |v| first exceeds 1 mm/s (N).
+        Break-away force: the friction force at its first maximum, where the contact passes from
+        pre-sliding into gross sliding (N).
+    t : float
+        Time of the break-away (s).
+    applied : float
+        Applied force rate * t at the break-away (N); above ``force`` by the inertial force m a.
+    x : float
+        Displacement of the block at the break-away (m).
+    threshold_force : float
+        Applied force when |v| first exceeds 1 mm/s (N): the definition of earlier versions of
+        this lab, kept for comparison (it fires inside pre-sliding at fast ramps).
     """
 
     rate: float
     force: float
+    t: float
+    applied: float
+    x: float
+    threshold_force: float
 
 
 @dataclass(frozen=True)
@@ -289,11 +329,17 @@ class BreakAway:
         One row per rate, in the order of the rates asked for.
     Fs, Fc : float
         Static and Coulomb friction of the model (N), for comparison.
+    scale : float
+        Fs / sigma0, the pre-sliding displacement scale (m).
+    sigma0 : float
+        Bristle stiffness (N/m); rate / sigma0 is the speed of elastic pre-sliding (m/s).
     """
 
     rows: tuple
     Fs: float
     Fc: float
+    scale: float
+    sigma0: float
 
     @property
     def rates(self):
@@ -343,6 +389,10 @@ class StickSlip(Result):
         Stick-slip period (s), :func:`stick_slip_metrics`.
     peak : float
         Peak slip speed (m/s).
+    k : float
+        Spring stiffness (N/m).
+    v_pull : float
+        Pulling speed (m/s).
     """
 
     unpacks_as = ("t", "v")
@@ -350,6 +400,8 @@ class StickSlip(Result):
     block: SpringBlockResult
     period: float
     peak: float
+    k: float = K
+    v_pull: float = V_PULL
 
     @property
     def t(self):
@@ -377,6 +429,10 @@ class StepSizeRow:
     period_error, peak_error : float
         Relative errors of the period and of the peak slip speed against the reference,
         dimensionless (NaN unless status is "ok").
+    slips : int
+        Number of slip onsets (upward crossings of 0.05 m/s) in the run; 0 if it blew up.
+    peak : float
+        Largest block velocity of the run (m/s); NaN if it blew up.
     """
 
     method: str
@@ -384,6 +440,8 @@ class StepSizeRow:
     status: str
     period_error: float
     peak_error: float
+    slips: int = 0
+    peak: float = float("nan")
 
 
 @dataclass(frozen=True)
@@ -396,10 +454,16 @@ class StepSizeStudy:
         The Radau reference (s, m/s).
     rows : tuple of StepSizeRow
         One row per (method, h), in the order of the cases.
+    t_end : float
+        Duration of every run (s).
+    k : float
+        Spring stiffness (N/m).
     """
 
     reference: StickSlipMetrics
     rows: tuple
+    t_end: float = 30.0
+    k: float = K
 
     def row(self, method, h):
         """The row of this method and step size."""
@@ -426,6 +490,8 @@ class StaticSpringBlock(Result):
         Fraction of the samples with |v| < 1 mm/s, dimensionless.
     v_min, v_max : float
         Velocity range over the second half of the run (m/s).
+    k : float
+        Spring stiffness (N/m).
     """
 
     unpacks_as = ("t", "v")
@@ -436,6 +502,7 @@ class StaticSpringBlock(Result):
     stuck_fraction: float
     v_min: float
     v_max: float
+    k: float = K
 
 
 @dataclass(frozen=True)
@@ -520,8 +587,8 @@ def continuous_response(model, velocity, t):
     return z, model.force(velocity(t), z)
 
 
-def seed_comparison(t_end=8.0, x0_values=((0.0, 0.0), (0.0, -10.0))):
-    """S-function replay against the continuous model for each initial state.
+def seed_comparison(t_end=8.0, x0_values=((0.0, 0.0), (0.0, -10.0)), Ts=TS):
+    """S-function replay with sample time ``Ts`` against the continuous model for each initial state.
 
     Returns
     -------
@@ -529,15 +596,15 @@ def seed_comparison(t_end=8.0, x0_values=((0.0, 0.0), (0.0, -10.0))):
         ``t``, ``v``, ``F_continuous`` and, per x0, the replay with its errors at t = 0 and after it.
     """
     model = seed_model()
-    t = TS * np.arange(round(t_end / TS) + 1)
+    t = Ts * np.arange(round(t_end / Ts) + 1)
     v = seed_velocity(t)
     _, F_cont = continuous_response(model, seed_velocity, t)
     runs = {}
     for x0 in x0_values:
-        F = model.sfunction(v, Ts=TS, x0=x0).F
+        F = model.sfunction(v, Ts=Ts, x0=x0).F
         error = np.abs(F - F_cont)
         runs[tuple(x0)] = SFunctionRun(tuple(x0), F, float(error[0]), float(np.max(error[1:])))
-    return SeedComparison(t, v, F_cont, runs)
+    return SeedComparison(t, v, F_cont, runs, Ts)
 
 
 def seed_scheme_roots(a_Ts):
@@ -556,10 +623,11 @@ def seed_scheme_limit():
     return float(sp.solve(sp.Eq(product, 1), c)[0])
 
 
-def seed_scheme_blowup(v=0.1, t_end=0.05):
-    """The seed's S-function with the classic (stiff) parameters at Ts = 1 ms against the exponential update.
+def seed_scheme_blowup(v=0.1, t_end=0.05, Ts=TS):
+    """The seed's S-function with the classic (stiff) parameters at sample time Ts against the exponential update.
 
-    For constant v = 0.1 m/s: a Ts = sigma0 |v| Ts / g = 1e5 * 0.1 * 1e-3 / 1 = 10, far above 1.
+    For constant v = 0.1 m/s and the seed's Ts = 1 ms: a Ts = sigma0 |v| Ts / g = 1e5 * 0.1 * 1e-3 / 1
+    = 10, far above 1.
 
     Returns
     -------
@@ -567,16 +635,16 @@ def seed_scheme_blowup(v=0.1, t_end=0.05):
         Both forces, the largest finite |F| of the seed scheme and the exact steady force g(v) + sigma2 v.
     """
     model = classic_model()
-    n = round(t_end / TS) + 1
+    n = round(t_end / Ts) + 1
     velocity = np.full(n, v)
     with np.errstate(over="ignore", invalid="ignore"):
-        seed = model.sfunction(velocity, Ts=TS).F
-    stable = velocity_response(model, velocity, TS).F
-    a_Ts = model.sigma0 * abs(v) * TS / float(model.g(v))
-    return SeedSchemeBlowup(t=TS * np.arange(n), v=float(v), a_Ts=a_Ts,
+        seed = model.sfunction(velocity, Ts=Ts).F
+    stable = velocity_response(model, velocity, Ts).F
+    a_Ts = model.sigma0 * abs(v) * Ts / float(model.g(v))
+    return SeedSchemeBlowup(t=Ts * np.arange(n), v=float(v), a_Ts=a_Ts,
                             spectral_radius=float(np.max(np.abs(seed_scheme_roots(a_Ts)))),
                             seed_F=seed, seed_max_abs_F=float(np.nanmax(np.abs(seed[np.isfinite(seed)]))),
-                            exponential_F=stable, steady=float(model.steady_state_force(v)))
+                            exponential_F=stable, steady=float(model.steady_state_force(v)), Ts=Ts)
 
 
 def stribeck_curves(v=None):
@@ -611,16 +679,53 @@ def frictional_lag(frequencies=(1.0, 10.0, 25.0), T=1e-4, t_end=4.0):
     return FrictionalLag(loops, v_static, model.steady_state_force(v_static))
 
 
+def break_away_index(F):
+    """Index of the break-away in a friction history F[k] under a rising applied force: its first maximum.
+
+    Under a force ramp the friction force rises through pre-sliding; when the contact starts to
+    slide it stops rising (the Stribeck effect lowers it, or it levels off at the sliding
+    friction). The break-away is the last sample before the friction first decreases.
+
+    Raises
+    ------
+    ValueError
+        If F never decreases (the run ended before the block broke away: simulate longer).
+    """
+    F = np.asarray(F, dtype=float)
+    falls = np.flatnonzero(np.diff(F) < 0)
+    if falls.size == 0:
+        raise ValueError("the friction force never stops rising: the block did not break away; simulate longer.")
+    return int(falls[0])
+
+
 def break_away(rates=(0.5, 1.0, 5.0, 10.0, 50.0), samples=30000):
-    """Break-away force (applied force when |v| first exceeds 1 mm/s) for ramps of the applied force."""
+    """Break-away force against the rate of the applied force: the friction at its first maximum.
+
+    A 1 kg block with the classic set under the applied force ``rate * t`` for 3 / rate seconds
+    (up to 3 N), ``samples`` steps. The break-away force is the friction force where it stops
+    rising (:func:`break_away_index`): there the block leaves pre-sliding (its displacement is a
+    few times the pre-sliding scale Fs / sigma0) and gross sliding begins. This is the quantity of
+    Canudas de Wit et al. (1995), the friction force when the mass starts to slide; the applied
+    force at that instant is larger by the inertial force m a, much larger at fast ramps.
+
+    Returns
+    -------
+    BreakAway
+        One :class:`BreakAwayRow` per rate (friction, time, applied force and displacement at
+        the break-away, and the applied force of the old |v| > 1 mm/s criterion), Fs, Fc, the
+        pre-sliding scale Fs / sigma0 and sigma0.
+    """
     model = classic_model()
     rows = []
     for rate in rates:
         t_end = 3.0 / rate
         result = block_with_force(model, lambda t, r=rate: r * t, 1.0, t_end, t_end / samples)
-        first = np.flatnonzero(np.abs(result.v) > 1e-3)[0]
-        rows.append(BreakAwayRow(rate, float(rate * result.t[first])))
-    return BreakAway(tuple(rows), model.Fs, model.Fc)
+        i = break_away_index(result.F)
+        threshold = np.flatnonzero(np.abs(result.v) > 1e-3)[0]
+        rows.append(BreakAwayRow(rate=rate, force=float(result.F[i]), t=float(result.t[i]),
+                                 applied=float(rate * result.t[i]), x=float(result.x[i]),
+                                 threshold_force=float(rate * result.t[threshold])))
+    return BreakAway(tuple(rows), model.Fs, model.Fc, model.Fs / model.sigma0, model.sigma0)
 
 
 def stick_slip_metrics(t, v, threshold=0.05):
@@ -637,14 +742,20 @@ def stick_slip_metrics(t, v, threshold=0.05):
     return StickSlipMetrics(float(np.mean(np.diff(onsets)[1:])), float(np.max(v)))
 
 
-def stick_slip(h=1e-3, t_end=40.0, method="exponential"):
-    """Spring-block k = 2 N/m, v_pull = 0.1 m/s, m = 1 kg with the classic LuGre set."""
-    result = spring_block(classic_model(), 2.0, 0.1, 1.0, t_end, h, method=method)
+def stick_slip(h=1e-3, t_end=40.0, method="exponential", k=K, v_pull=V_PULL):
+    """Spring-block (spring k, default 2 N/m, pulled at v_pull, default 0.1 m/s, m = 1 kg), classic LuGre set.
+
+    Returns
+    -------
+    StickSlip
+        The run, its period and peak slip speed (:func:`stick_slip_metrics`), k and v_pull.
+    """
+    result = spring_block(classic_model(), k, v_pull, 1.0, t_end, h, method=method)
     metrics = stick_slip_metrics(result.t, result.v)
-    return StickSlip(result, metrics.period, metrics.peak)
+    return StickSlip(result, metrics.period, metrics.peak, k, v_pull)
 
 
-def spring_block_rhs(t, y, k=2.0, v_pull=0.1, m=1.0, p=CANUDAS_1995):
+def spring_block_rhs(t, y, k=K, v_pull=V_PULL, m=1.0, p=CANUDAS_1995):
     """Right-hand side of the spring-block with LuGre friction, states (x, v, z), for solve_ivp.
 
     The friction comes from the same kernels as every simlab model (:func:`simlab.friction.lugre_rates`).
@@ -655,8 +766,11 @@ def spring_block_rhs(t, y, k=2.0, v_pull=0.1, m=1.0, p=CANUDAS_1995):
     return [v, (k * (v_pull * t - x) - F) / m, zdot]
 
 
-def radau_stick_slip(t_end=40.0):
+@lru_cache(maxsize=8)
+def radau_stick_slip(t_end=40.0, k=K, v_pull=V_PULL):
     """Reference for the stick-slip: solve_ivp(method="Radau", rtol 1e-9) of the three states.
+
+    Cached: the same arguments return the same (immutable) result.
 
     Returns
     -------
@@ -664,21 +778,29 @@ def radau_stick_slip(t_end=40.0):
     """
     from scipy.integrate import solve_ivp
 
-    solution = solve_ivp(spring_block_rhs, (0, t_end), [0, 0, 0], method="Radau", rtol=1e-9, atol=1e-12,
-                         max_step=1e-2, dense_output=True)
+    solution = solve_ivp(spring_block_rhs, (0, t_end), [0, 0, 0], args=(k, v_pull), method="Radau",
+                         rtol=1e-9, atol=1e-12, max_step=1e-2, dense_output=True)
     t = np.linspace(0, t_end, round(t_end / 1e-4) + 1)
     return stick_slip_metrics(t, solution.sol(t)[1])
 
 
+#: The cases of :func:`step_size_study`: (method, steps), the explicit methods above and below their limits.
 DEFAULT_CASES = (("exponential", (1e-3, 5e-3)), ("implicit", (1e-3, 5e-3)),
-                 ("rk4", (1e-3, 1e-4, 5e-5)), ("euler", (1e-4, 2e-5)))
+                 ("rk4", (1e-3, 1e-4, 5e-5)), ("euler", (1e-4,)))
 
 
-def step_size_study(reference=None, t_end=30.0, cases=DEFAULT_CASES):
+@lru_cache(maxsize=8)
+def step_size_study(reference=None, t_end=30.0, cases=DEFAULT_CASES, k=K):
     """Period and peak error of each bristle method against Radau, at several steps.
 
-    A run that overflows is reported as ``status="blew up"``; one that never slips often enough
-    to measure a period (the explicit methods above their limit) as ``status="wrong"``.
+    Every run is the spring-block of :func:`stick_slip` (spring ``k``) over ``t_end`` seconds,
+    against ``reference`` (default :func:`radau_stick_slip` over the same span). A run that
+    overflows (:class:`~simlab.integrators.NonFiniteStateError`) is reported as
+    ``status="blew up"``; one with fewer than three slip onsets (no period: the first spacing is
+    left out), as the explicit methods above their limit can give, as ``status="wrong"``, with
+    its number of slips and its peak speed. The study always returns its table. Cached: the same
+    arguments return the same (immutable) study; the default span of 30 s holds four slips at
+    k = 2 N/m, and the RK4 runs below the limit make it take about 20 s.
 
     Returns
     -------
@@ -687,27 +809,28 @@ def step_size_study(reference=None, t_end=30.0, cases=DEFAULT_CASES):
     """
     from simlab.integrators import NonFiniteStateError
 
-    reference = radau_stick_slip(t_end) if reference is None else reference
-    rows = []
+    reference = radau_stick_slip(t_end, k) if reference is None else reference
+    model, rows = classic_model(), []
     for method, steps in cases:
         for h in steps:
-            period_error = peak_error = float("nan")
             try:
-                entry = stick_slip(h, t_end, method)
+                block = spring_block(model, k, V_PULL, 1.0, t_end, h, method=method)
             except NonFiniteStateError:
-                status = "blew up"
-            except ValueError:
-                status = "wrong"
-            else:
-                status = "ok"
-                period_error = (entry.period - reference.period) / reference.period
-                peak_error = (entry.peak - reference.peak) / reference.peak
-            rows.append(StepSizeRow(method, h, status, period_error, peak_error))
-    return StepSizeStudy(reference, tuple(rows))
+                rows.append(StepSizeRow(method, h, "blew up", float("nan"), float("nan")))
+                continue
+            slips = int(np.count_nonzero((block.v[:-1] < 0.05) & (block.v[1:] >= 0.05)))
+            peak = float(np.max(block.v))
+            if slips < 3:
+                rows.append(StepSizeRow(method, h, "wrong", float("nan"), float("nan"), slips, peak))
+                continue
+            metrics = stick_slip_metrics(block.t, block.v)
+            rows.append(StepSizeRow(method, h, "ok", (metrics.period - reference.period) / reference.period,
+                                    (metrics.peak - reference.peak) / reference.peak, slips, peak))
+    return StepSizeStudy(reference, tuple(rows), t_end, k)
 
 
-def static_spring_block(h, t_end=30.0):
-    """The spring-block with the static friction model F = sgn(v) g(v) + sigma2 v, by RK4.
+def static_spring_block(h, t_end=30.0, k=K):
+    """The spring-block (spring k) with the static friction model F = sgn(v) g(v) + sigma2 v, by RK4.
 
     Returns the fraction of time stuck (|v| < 1 mm/s) and the velocity range in the second half:
     the answer changes with h (the discontinuity at v = 0 is met by chattering), unlike LuGre.
@@ -725,13 +848,198 @@ def static_spring_block(h, t_end=30.0):
     def f(t, state):
         x, v = state
         F = friction(None, float(v), h)[1]
-        return np.array([v, 2.0 * (0.1 * t - x) - F])
+        return np.array([v, k * (V_PULL * t - x) - F])
 
     t, y = rk4(f, (0.0, t_end), [0.0, 0.0], h)
     v = y[:, 1]
     half = v[len(v) // 2:]
     return StaticSpringBlock(t=t, v=v, h=h, stuck_fraction=float(np.mean(np.abs(v) < 1e-3)),
-                             v_min=float(half.min()), v_max=float(half.max()))
+                             v_min=float(half.min()), v_max=float(half.max()), k=k)
+
+
+# ---------------------------------------------------------------------------------------------
+# Self-checks. Each takes the notebook's parameters (Ts, k_spring) as keywords with the lab's
+# defaults, so that a correct answer stays correct when a student changes them.
+# ---------------------------------------------------------------------------------------------
+
+#: Initial state [z, dz/dt] of Task B1 (the seed's x0 = [0; -10] remark) and its number of samples.
+X0_TASK_B1 = (0.0, -10.0)
+SAMPLES_TASK_B1 = 6
+
+
+def _task_b1_velocity(Ts=TS):
+    """The first samples of the lab's input v(t) = -10 cos(pi t / 2) at sample time Ts (Task B1)."""
+    return seed_velocity(Ts * np.arange(SAMPLES_TASK_B1))
+
+
+def _sfunction_loop(v, Ts, x0=X0_TASK_B1, output_first=True, simultaneous=True, absolute=True):
+    """The S-function as a student's loop writes it, with the switches of the typical slips.
+
+    ``output_first=False``: the update before the output (one sample late);
+    ``simultaneous=False``: x2 computed from the new x1; ``absolute=False``: v in place of |v|.
+    """
+    p = SEED_PARAMETERS
+    x1, x2 = x0
+    F = []
+    for v_k in v:
+        g_k = stribeck_level(v_k, p["Fc"], p["Fs"], p["vs"], 2.0)  # the g(v_k) of the student's loop, to rounding
+        speed = abs(v_k) if absolute else v_k
+        if output_first:
+            F.append(p["sigma0"] * x1 + p["sigma1"] * x2 + p["sigma2"] * v_k)
+        if simultaneous:
+            x1, x2 = x1 + Ts * x2, -p["sigma0"] * speed / g_k * x1 + v_k
+        else:
+            x1 = x1 + Ts * x2
+            x2 = -p["sigma0"] * speed / g_k * x1 + v_k
+        if not output_first:
+            F.append(p["sigma0"] * x1 + p["sigma1"] * x2 + p["sigma2"] * v_k)
+    return np.array(F)
+
+
+def check_sfunction_replay(F_hand, Ts=TS):
+    """Self-check of the S-function replayed by hand for the first samples from x0 = [0, -10] (Task B1).
+
+    Reference: :meth:`simlab.friction.LuGre.sfunction` with the seed's parameters at sample time Ts.
+    """
+    v = _task_b1_velocity(Ts)
+    model = seed_model()
+    return check_array(
+        "S-function forces F_k", F_hand, model.sfunction(v, Ts=Ts, x0=X0_TASK_B1).F, rtol=1e-9, what="forces",
+        alternatives=[
+            (_sfunction_loop(v, Ts, output_first=False), "your forces are one sample late: compute the output "
+             "(mdlOutputs) before the update (mdlUpdate)."),
+            (_sfunction_loop(v, Ts, simultaneous=False), "your x2 uses the new x1: the update maps the old state "
+             "[x1, x2] to the new one, so assign both at once (x1, x2 = ..., ...)."),
+            (_sfunction_loop(v, Ts, absolute=False), "the bristle equation has |v|: the (2,1) entry is "
+             "-sigma0 |v_k| / g(v_k), and v is negative here."),
+            (model.sfunction(v, Ts=Ts, x0=(0.0, 0.0)).F, "these are the forces from x0 = [0, 0]; the task starts "
+             "from x0 = [0, -10] (x2 = dz/dt(0) = v(0))."),
+        ],
+    )
+
+
+def _characteristic_coefficients(char_poly, Ts):
+    """Coefficients of a characteristic polynomial in lambda at a = 300 1/s and the sample time Ts.
+
+    Returns (coefficients, None), or (None, reason) when ``char_poly`` is not a polynomial in
+    lambda, a and T_s.
+    """
+    import sympy as sp
+
+    try:
+        expr = sp.sympify(char_poly)
+    except (sp.SympifyError, TypeError):
+        return None, f"expected a sympy expression in lambda, a and T_s, got {char_poly!r}."
+    if isinstance(expr, sp.Poly):
+        expr = expr.as_expr()
+    names = {symbol.name: symbol for symbol in expr.free_symbols}
+    if "lambda" not in names:
+        return None, "the polynomial has no symbol lambda; use M.charpoly(lam).as_expr()."
+    values = {names[name]: value for name, value in (("a", 300), ("T_s", sp.nsimplify(Ts))) if name in names}
+    expr = expr.subs(values)
+    left = sorted(symbol.name for symbol in expr.free_symbols if symbol.name != "lambda")
+    if left:
+        return None, f"the polynomial contains {left}; build M from the symbols a and Ts_sym."
+    return [float(c) for c in sp.Poly(expr, names["lambda"]).all_coeffs()], None
+
+
+def check_characteristic_equation(char_poly, c_limit, Ts=TS):
+    """Self-check of the seed scheme's characteristic polynomial and of its stability limit a Ts < 1 (Task C1).
+
+    The polynomial is compared through its coefficients at a = 300 1/s and the notebook's Ts
+    (reference lambda^2 - lambda + a Ts); the limit against :func:`seed_scheme_limit`.
+    """
+    title = f"characteristic polynomial at a = 300 1/s, Ts = {1e3 * Ts:g} ms"
+    coefficients, problem = _characteristic_coefficients(char_poly, Ts)
+    c = 300.0 * Ts
+    if problem:
+        polynomial = CheckResult(False, title, problem)
+    else:
+        polynomial = check_array(title, coefficients, [1.0, -1.0, c], what="coefficients", alternatives=[
+            ([1.0, -1.0, -c], "the constant term has the wrong sign: the (2,1) entry of M is -a (the relaxation "
+             "term -sigma0 |v| z / g), so det(lambda I - M) = lambda^2 - lambda + a Ts.")])
+    limit = check_value("stability limit of a Ts", c_limit, seed_scheme_limit(), alternatives=[
+        (2.0, "2 is the limit of plain explicit Euler; the lagged slope halves it."),
+        (0.25, "1/4 is where the roots turn complex, not where they leave the unit circle: for c > 1/4, "
+         "|lambda|^2 is the product of the roots, c.")])
+    return all_of("characteristic equation and stability limit", [polynomial, limit])
+
+
+def _upward(v, threshold=0.05):
+    return np.flatnonzero((v[:-1] < threshold) & (v[1:] >= threshold))
+
+
+def check_stick_slip(period, peak, k_spring=K):
+    """Self-check of the stick-slip period and peak slip speed of the spring-block with spring k_spring (Task D1).
+
+    Reference: :func:`stick_slip_metrics` of :func:`stick_slip` with ``k=k_spring``.
+    """
+    slip = stick_slip(k=k_spring)
+    t, v = slip.t, slip.v
+    downward = np.flatnonzero((v[:-1] >= 0.05) & (v[1:] < 0.05))
+    period_check = check_value(
+        "stick-slip period", period, slip.period, unit="s",
+        alternatives=[(np.mean(np.diff(t[_upward(v)])), "you kept the first spacing; leave it out (the first "
+                       "cycle starts from rest with the spring relaxed)."),
+                      (np.mean(np.diff(t[downward])[1:]), "these are the spacings of the slip ends (v falling "
+                       "below 0.05 m/s); take the onsets, where v crosses 0.05 m/s upwards.")])
+    peak_check = check_value("peak slip speed", peak, slip.peak, unit="m/s")
+    return all_of(f"stick-slip with k = {k_spring:g} N/m", [period_check, peak_check])
+
+
+def _reference_b1(Ts=TS):
+    return {"F_hand": seed_model().sfunction(_task_b1_velocity(Ts), Ts=Ts, x0=X0_TASK_B1).F}
+
+
+def _reference_c1(Ts=TS):
+    import sympy as sp
+
+    a, Ts_sym, lam = sp.Symbol("a", positive=True), sp.Symbol("T_s", positive=True), sp.Symbol("lambda")
+    return {"char_poly": lam**2 - lam + a * Ts_sym, "c_limit": seed_scheme_limit()}
+
+
+def _reference_d1(k_spring=K):
+    slip = stick_slip(k=k_spring)
+    return {"period": slip.period, "peak": slip.peak}
+
+
+#: The tasks of lab 08, by their label in the notebook.
+TASKS = Tasks(
+    Task("B1", ("F_hand",), check_sfunction_replay, ("Ts",), _reference_b1, "the seed's S-function replayed by hand"),
+    Task("C1", ("char_poly", "c_limit"), check_characteristic_equation, ("Ts",), _reference_c1,
+         "the characteristic equation of the seed's scheme and its stability limit"),
+    Task("D1", ("period", "peak"), check_stick_slip, ("k_spring",), _reference_d1,
+         "the stick-slip period and peak slip speed"),
+)
+check = TASKS.check
+take = TASKS.take
+
+_OUTPUT = '    F_hand.append(p["sigma0"] * x1 + p["sigma1"] * x2 + p["sigma2"] * v_k)  # mdlOutputs'
+_UPDATE = '    x1, x2 = x1 + Ts * x2, -p["sigma0"] * abs(v_k) / g_k * x1 + v_k  # mdlUpdate'
+
+#: Typical mistakes: each replaces a piece of a task's solution code; its check must give the hint.
+MISTAKES = (
+    Mistake("B1", "update first, then output", f"{_OUTPUT}\n{_UPDATE}", f"{_UPDATE}\n{_OUTPUT}", "one sample late"),
+    Mistake("B1", "x2 from the new x1", _UPDATE,
+            '    x1 = x1 + Ts * x2  # mdlUpdate\n    x2 = -p["sigma0"] * abs(v_k) / g_k * x1 + v_k', "new x1"),
+    Mistake("B1", "v in place of |v|", "abs(v_k) / g_k", "v_k / g_k", "|v|"),
+    Mistake("B1", "the seed's default x0 = [0, 0]", "x1, x2 = 0.0, -10.0", "x1, x2 = 0.0, 0.0", "x0 = [0, 0]"),
+    Mistake("C1", "+a in the matrix", "M = sp.Matrix([[1, Ts_sym], [-a, 0]])", "M = sp.Matrix([[1, Ts_sym], [a, 0]])",
+            "wrong sign"),
+    Mistake("C1", "the limit where the roots turn complex",
+            "c_limit = float(sp.solve(sp.Eq(sp.simplify(roots[0] * roots[1]), 1), c)[0])",
+            "c_limit = float(sp.solve(sp.discriminant(lam**2 - lam + c, lam), c)[0])", "roots turn complex"),
+    Mistake("D1", "the first spacing kept", "period = np.mean(np.diff(onsets)[1:])", "period = np.mean(np.diff(onsets))",
+            "kept the first spacing"),
+    Mistake("D1", "downward crossings", "upward = (v_slip[:-1] < 0.05) & (v_slip[1:] >= 0.05)",
+            "upward = (v_slip[:-1] >= 0.05) & (v_slip[1:] < 0.05)", "slip ends"),
+)
+
+#: Parameters a student may change in the notebook, with a value the tests try.
+PARAMETER_CHANGES = (
+    ParameterChange("Ts", "Ts = lab.TS", "Ts = 0.0005"),
+    ParameterChange("k_spring", "k_spring = lab.K", "k_spring = 3.0"),
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -752,14 +1060,17 @@ def plot_lugre_behaviours(behaviours):
     ax_lag.set(xlabel="velocity v (mm/s)", ylabel="friction F (N)", title="Frictional lag")
     ax_lag.legend()
     breaks = behaviours.break_away
-    ax_break.semilogx(breaks.rates, breaks.forces, "ko-")
-    ax_break.axhline(breaks.Fs, color="gray", linestyle="--", label="Fs")
+    ax_break.semilogx(breaks.rates, breaks.forces, "ko-", label="friction at break-away")
+    ax_break.semilogx(breaks.rates, [row.applied for row in breaks.rows], color="gray", marker="s",
+                      linestyle="--", label="applied force then")
+    ax_break.axhline(breaks.Fs, color="gray", linestyle="-.", label="Fs")
     ax_break.axhline(breaks.Fc, color="gray", linestyle=":", label="Fc")
-    ax_break.set(xlabel="rate of the applied force (N/s)", ylabel="break-away force (N)", title="Break-away force")
+    ax_break.set(xlabel="rate of the applied force (N/s)", ylabel="force (N)", title="Break-away force")
     ax_break.legend()
     slip = behaviours.stick_slip
     ax_slip.plot(slip.t, slip.v, color="black")
-    ax_slip.set(xlabel="t (s)", ylabel="block velocity v (m/s)", title="Stick-slip, k = 2 N/m, v_pull = 0.1 m/s")
+    ax_slip.set(xlabel="t (s)", ylabel="block velocity v (m/s)",
+                title=f"Stick-slip, k = {slip.k:g} N/m, v_pull = {slip.v_pull:g} m/s")
     return fig
 
 
@@ -775,7 +1086,7 @@ def plot_seed_sfunction(comparison):
         ax.plot(t, run.F, label=f"S-function, x0 = {list(x0)}", **line_style(i))
         ax_err.semilogy(t, np.maximum(np.abs(run.F - comparison.F_continuous), 1e-12),
                         label=f"x0 = {list(x0)}", **line_style(i))
-    ax.set(xlabel="t (s)", ylabel="friction F (N)", title="Seed parameters, Ts = 1 ms")
+    ax.set(xlabel="t (s)", ylabel="friction F (N)", title=f"Seed parameters, Ts = {1e3 * comparison.Ts:g} ms")
     ax.legend()
     ax_err.set(xlabel="t (s)", ylabel="|F_S-function - F_continuous| (N)", title="Difference")
     ax_err.legend()

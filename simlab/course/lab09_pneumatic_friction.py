@@ -20,6 +20,11 @@ reproduce the measured stick-slip. This lab rebuilds the system and the comparis
    constant-input valve set cannot give these strokes (eq. 15 is linear in u - um), so a second
    valve set is identified from the sinusoidal experiment (:func:`sinusoid_valve_estimates`).
 5. Accuracy: every run at the paper's step h = 1.16 ms against h / 2.
+
+The notebook's documented parameters are the step ``h`` of every simulation (default :data:`H`)
+and the valve inputs ``u1_low``, ``u2_low`` of the low constant-input runs (defaults
+:data:`U1_LOW`, :data:`U2_LOW`, the text's 2.875 V and 2.19 V); the studies and the self-check of
+Task D1 take them as keywords. The estimates of Part B always use the text's experiments.
 """
 
 from __future__ import annotations
@@ -32,16 +37,19 @@ from functools import lru_cache
 import numpy as np
 
 from simlab.course import ExperimentResult
+from simlab.course.check import CheckResult, Mistake, ParameterChange, Task, Tasks, all_of, check_array, check_value
 from simlab.friction import LuGre, StaticFriction
 from simlab.plants.pneumatic import CylinderParameters, CylinderResult, choked_flow_factor, simulate_cylinder
 from simlab.plotting import LINE_STYLES, subplots
 from simlab.results import Result
-from simlab.revised_lugre import RevisedLuGre, TransitionCurve
+from simlab.revised_lugre import RevisedLuGre, TransitionCurve, hysteresis_response
 
 __all__ = [
     "SeedText",
     "TEXT",
     "H",
+    "U1_LOW",
+    "U2_LOW",
     "MODELS",
     "ValveEstimates",
     "FrictionParameters",
@@ -56,6 +64,7 @@ __all__ = [
     "SinusoidalStudy",
     "HalvingRow",
     "DeadVolumeRow",
+    "HysteresisHistory",
     "Lab09Results",
     "slip_travel",
     "valve_estimates",
@@ -78,6 +87,15 @@ __all__ = [
     "sinusoidal_study",
     "step_halving",
     "dead_volume_scan",
+    "hysteresis_history",
+    "check_valve_estimates",
+    "check_internal_loop",
+    "check_cycles",
+    "TASKS",
+    "MISTAKES",
+    "PARAMETER_CHANGES",
+    "check",
+    "take",
     "run",
     "plot_cylinder_runs",
 ]
@@ -124,6 +142,7 @@ TEXT = SeedText()
 
 _LOW = (2.875, 2.19)
 _HIGH = (2.99, 2.09)
+U1_LOW, U2_LOW = _LOW  #: valve inputs of the low constant-input experiment (V), figs. 7 and 10
 
 
 # ---------------------------------------------------------------------------------------------
@@ -491,6 +510,33 @@ class DeadVolumeRow:
 
 
 @dataclass(frozen=True)
+class HysteresisHistory(Result):
+    """F(z) of the transition curves along a scripted deflection history; unpacks as ``z, F``.
+
+    Attributes
+    ----------
+    z : ndarray, shape (N + 1,)
+        Deflection (m), in steps of ``step_um`` micrometres.
+    F : ndarray, shape (N + 1,)
+        Force of the hysteresis function (N), :func:`simlab.revised_lugre.hysteresis_response`.
+    turns : tuple of int
+        The reversal points of the script, in steps (z = turns[i] * step_um micrometres).
+    reversals : ndarray of int, shape (len(turns) - 1,)
+        Sample index of each reversal after the start, and of the end of the history.
+    step_um : float
+        Step of the deflection (um).
+    """
+
+    unpacks_as = ("z", "F")
+
+    z: np.ndarray
+    F: np.ndarray
+    turns: tuple
+    reversals: np.ndarray
+    step_um: float
+
+
+@dataclass(frozen=True)
 class Lab09Results:
     """Everything ``run()`` computes for lab 09.
 
@@ -663,8 +709,7 @@ DELTA_GRID = (0.10, 0.15, 0.20, 0.25, 0.30)  #: half-widths of the dead zone tri
 KV1_GRID = (1.5e-7, 2e-7, 3e-7, 4e-7, 6e-7)  #: building gains tried (m^2/V)
 
 
-@lru_cache(maxsize=None)
-def sinusoid_valve_estimates(f=0.2, deltas=DELTA_GRID, gains=KV1_GRID):
+def sinusoid_valve_estimates(f=0.2, deltas=DELTA_GRID, gains=KV1_GRID, h=H):
     """Valve dead zone and gains identified from the sinusoidal experiment (fig. 9), a second set.
 
     The constant-input set (:func:`valve_estimates`) puts um at 2.87 V, only 0.03 V below the
@@ -684,8 +729,15 @@ def sinusoid_valve_estimates(f=0.2, deltas=DELTA_GRID, gains=KV1_GRID):
     SinusoidValveEstimates
         delta, um, un, KV1, KV2, the residuals residual_p1, residual_p2 (relative errors of the
         two peaks) and the grid (a tuple of :class:`ValveGridRow`: delta, KV1, p1 peak, p2 peak,
-        x_min, x_max, admissible).
+        x_min, x_max, admissible). Every run uses the step ``h``. The result is cached: the grid
+        (25 runs) is computed once per (f, deltas, gains, h).
     """
+    return _sinusoid_valve_estimates(float(f), tuple(deltas), tuple(gains), float(h))
+
+
+@lru_cache(maxsize=None)
+def _sinusoid_valve_estimates(f, deltas, gains, h):
+    """The grid search of :func:`sinusoid_valve_estimates` (cached on its normalized arguments)."""
     base = cylinder_parameters()
     ratio = base.KV2 / base.KV1
     scenario = sinusoidal_inputs(f)
@@ -694,7 +746,7 @@ def sinusoid_valve_estimates(f=0.2, deltas=DELTA_GRID, gains=KV1_GRID):
     for delta in deltas:
         for KV1 in gains:
             P = replace(base, um=2.5 + delta, un=2.5 - delta, KV1=KV1, KV2=ratio * KV1)
-            r = simulate(lg, scenario, params=P)
+            r = simulate(lg, scenario, h=h, params=P)
             row = ValveGridRow(delta=delta, KV1=KV1, p1_peak=float(r.p1_gauge.max()), p2_peak=float(r.p2_gauge.max()),
                                x_min=float(r.x.min()), x_max=float(r.x.max()),
                                admissible=bool(r.x.min() > 0.005 and r.x.max() < P.L - 0.005))
@@ -715,9 +767,9 @@ def _peak_residuals(row):
     return row.p1_peak / TEXT.p1_max_sine - 1.0, row.p2_peak / TEXT.p2_max_sine - 1.0
 
 
-def sinusoid_cylinder_parameters():
-    """The cylinder with the valve set of :func:`sinusoid_valve_estimates` (the rest as :func:`cylinder_parameters`)."""
-    est = sinusoid_valve_estimates()
+def sinusoid_cylinder_parameters(h=H):
+    """The cylinder with the valve set of :func:`sinusoid_valve_estimates` at step h (the rest as :func:`cylinder_parameters`)."""
+    est = sinusoid_valve_estimates(h=h)
     return replace(cylinder_parameters(), um=est.um, un=est.un, KV1=est.KV1, KV2=est.KV2)
 
 
@@ -750,9 +802,9 @@ def friction_models(params=None):
     return {"SS": ss, "LG": lg, "RLG": rlg}
 
 
-def low_inputs():
-    """Scenario of figs. 7 and 10: u1 = 2.875 V, u2 = 2.19 V from x0 = 0.035 m, 10 s."""
-    return Scenario(u1=_LOW[0], u2=_LOW[1], x0=TEXT.x0_low, t_end=10.0)
+def low_inputs(u1=U1_LOW, u2=U2_LOW):
+    """Scenario of figs. 7 and 10: u1 = 2.875 V, u2 = 2.19 V (or the inputs given) from x0 = 0.035 m, 10 s."""
+    return Scenario(u1=u1, u2=u2, x0=TEXT.x0_low, t_end=10.0)
 
 
 def high_inputs():
@@ -857,8 +909,8 @@ def _comparison(scenario, h, params=None):
     return ModelComparison(scenario=scenario, h=h, params=P, runs=runs)
 
 
-def constant_input_study(h=H):
-    """Low constant inputs for SS, LG and RLG: runs, slip phases, cycles, break-away forces, time stuck.
+def constant_input_study(h=H, u1=U1_LOW, u2=U2_LOW):
+    """Low constant inputs (u1, u2, default the text's) for SS, LG and RLG: runs, slip phases, cycles, time stuck.
 
     Returns
     -------
@@ -866,7 +918,7 @@ def constant_input_study(h=H):
         ``runs["SS"]``, ``runs["LG"]``, ``runs["RLG"]``: :class:`ModelRun`; ``results`` for
         :func:`plot_cylinder_runs`.
     """
-    return _comparison(low_inputs(), h)
+    return _comparison(low_inputs(u1, u2), h)
 
 
 def _smooth_motion_numbers(r, resolution):
@@ -904,7 +956,8 @@ def smooth_motion_study(h=H, resolution=1.5e-3):
 def sinusoidal_study(f, h=H, params=None):
     """Sinusoidal inputs at f Hz: runs per model, stroke range and the LG-RLG difference.
 
-    Default cylinder: :func:`sinusoid_cylinder_parameters` (the valve set identified from fig. 9).
+    Default cylinder: :func:`sinusoid_cylinder_parameters` (the valve set identified from fig. 9
+    with the same step h).
 
     Returns
     -------
@@ -912,7 +965,7 @@ def sinusoidal_study(f, h=H, params=None):
         Per model a :class:`ModelRun` (x_min, x_max, p1_max, p2_max, ...), and lg_rlg_dx, ss_lg_dx.
     """
     scenario = sinusoidal_inputs(f)
-    P = sinusoid_cylinder_parameters() if params is None else params
+    P = sinusoid_cylinder_parameters(h) if params is None else params
     runs = {name: _model_run(name, simulate(name, scenario, h=h, params=P)) for name in MODELS}
     x = {name: run.result.x for name, run in runs.items()}
     return SinusoidalStudy(scenario=scenario, h=h, params=P, runs=runs,
@@ -940,12 +993,13 @@ def step_halving(scenario, h=H, models=MODELS, params=None):
     return out
 
 
-def dead_volume_scan(V10_values=(1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 4e-4), model="LG"):
+def dead_volume_scan(V10_values=(1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 4e-4), model="LG", scenario=None, h=H):
     """Stick-slip cycles at the low inputs for several dead volumes (valve gains re-derived).
 
     Shows how the air spring k_air = k p A1^2 / V1 sets stick-slip: a larger dead volume is a
     softer spring and the motion becomes smooth. KV1 keeps the text's 1.8 s first stick for each
-    V10; "stuck" is the fraction of the time inside the stroke (not held at a stop) with |v| < 1 mm/s.
+    V10 (KV1 scaled with V1); "stuck" is the fraction of the time inside the stroke (not held at a
+    stop) with |v| < 1 mm/s. ``scenario`` defaults to :func:`low_inputs`; every run uses the step h.
 
     Returns
     -------
@@ -954,17 +1008,182 @@ def dead_volume_scan(V10_values=(1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 4e-4), model="LG"
     """
     base = cylinder_parameters()
     est = valve_estimates()
+    scenario = low_inputs() if scenario is None else scenario
     out = []
     for V10 in V10_values:
         V1 = V10 + base.A1 * TEXT.x0_low
         scale = V1 / (est.V10 + base.A1 * TEXT.x0_low)
         P = replace(base, V10=V10, V20=V10, KV1=base.KV1 * scale)
-        r = simulate(model, low_inputs(), params=P)
+        r = simulate(model, scenario, h=h, params=P)
         inside = (r.x > 0.0) & (r.x < P.L)
         out.append(DeadVolumeRow(V10=V10, KV1=P.KV1, cycles=count_stick_slip(stick_slip_cycles(r)),
                                  stuck=float(np.mean(np.abs(r.v[inside]) < 1e-3)) if inside.any() else 0.0,
                                  k_air=P.k * (P.patm + TEXT.p1_breakaway) * P.A1**2 / V1))
     return tuple(out)
+
+
+#: The scripted deflection history of Part C: reversal points (um), 0 -> 40 -> 15 -> 30 -> 20 -> 50 -> -50.
+HYSTERESIS_TURNS_UM = (0, 40, 15, 30, 20, 50, -50)
+
+
+def hysteresis_history(curve=None, turns_um=HYSTERESIS_TURNS_UM, step_um=0.5):
+    """The hysteresis function F(z) alone (no sliding) along a scripted deflection history (Part C).
+
+    The history moves from one reversal point of ``turns_um`` to the next in steps of
+    ``step_um`` micrometres (integer steps, so that equal deflections are equal floats). Default
+    curve: the one segment of :func:`friction_parameters` (c, k).
+
+    Returns
+    -------
+    HysteresisHistory
+        Unpacks as ``z, F``; ``reversals`` gives the sample of each reversal and of the end.
+    """
+    if curve is None:
+        p = friction_parameters()
+        curve = TransitionCurve(c=(p.c,), k=(p.k,))
+    turns = tuple(round(t / step_um) for t in turns_um)
+    path = [turns[0]]
+    for a, b in zip(turns[:-1], turns[1:]):
+        direction = 1 if b > a else -1
+        path += list(range(a + direction, b + direction, direction))
+    z = np.array(path) * step_um * 1e-6  # m
+    return HysteresisHistory(z=z, F=hysteresis_response(curve, z), turns=turns,
+                             reversals=np.cumsum(np.abs(np.diff(turns))), step_um=step_um)
+
+
+# ---------------------------------------------------------------------------------------------
+# Self-checks. The check of Task D1 takes the notebook's parameters (h, u1_low, u2_low) as
+# keywords with the lab's defaults, so that a correct answer stays correct when they change.
+# Tasks B1 and C1 work on the text's experiments and on the scripted history: no parameters.
+# ---------------------------------------------------------------------------------------------
+
+
+def check_valve_estimates(um, KV1):
+    """Self-check of the dead-zone limit um and the valve gain KV1 from the two flows (Task B1).
+
+    Reference: :func:`valve_estimates` (the flows of figs. 7 and 8 at the text's inputs).
+    """
+    est, P = valve_estimates(), cylinder_parameters()
+    (u_low, _), (u_high, _) = _LOW, _HIGH
+    ratio = est.flow_ratio
+    inverted = (u_low / ratio - u_high) / (1.0 / ratio - 1.0)
+    um_check = check_value("dead-zone limit um", um, est.um, unit="V", alternatives=[
+        (inverted, "you inverted the ratio: the higher input gives the larger flow.")])
+    with_058 = est.mdot_high / (0.58 * P.ps * P.flow_constant * (u_high - est.um))
+    with_gauge = est.mdot_high / (choked_flow_factor(P.k) * P.ps_gauge * P.flow_constant * (u_high - est.um))
+    KV1_check = check_value("valve gain KV1", KV1, est.KV1, unit="m^2/V", alternatives=[
+        (with_058, "you used the rounded 0.58; use choked_flow_factor(P.k) = 0.5787."),
+        (with_gauge, "p_s in eq. (15) is the absolute supply pressure: P.ps, not P.ps_gauge.")])
+    return all_of("dead zone and valve gain", [um_check, KV1_check])
+
+
+def check_internal_loop(F_start, F_return):
+    """Self-check of the forces where the internal loop C-D-C starts and where it closes (Task C1).
+
+    Reference: :func:`hysteresis_history`: the force at the reversal at 30 um (C), which the
+    curve meets again when z is back at 30 um.
+    """
+    history = hysteresis_history()
+    F, ends, turns = history.F, history.reversals, history.turns
+    start, turn = int(ends[2]), int(ends[3])
+    back = turn + (turns[3] - turns[4])  # the first sample after D with z = 30 um again
+    start_check = check_value("force at the reversal that starts the loop", F_start, F[start], unit="N", alternatives=[
+        (F[turn], "that is the force at the 20 um reversal (D), not at 30 um (C)."),
+        (F[start - 1], "one sample early: the reversal is where the direction changes.")])
+    return_check = check_value("force where the loop closes", F_return, F[start], unit="N", alternatives=[
+        (F[turn], "that is the force at the 20 um reversal; go on until z is back at 30 um."),
+        (F[back + 1], "one sample late: the loop closes where z first reaches 30 um again (>=, not >).")])
+    return all_of("the internal loop C-D-C", [start_check, return_check])
+
+
+def _per_model(answer, name):
+    """The values of a {model: value} answer in the order of MODELS, or a reason why it is not one."""
+    if not isinstance(answer, Mapping):
+        return None, f"{name} must be a dict {{model name: value}}, got {type(answer).__name__}."
+    missing = [model for model in MODELS if model not in answer]
+    if missing:
+        return None, f"{name} has no entry for {', '.join(missing)}; fill in one value per model of MODEL_NAMES."
+    return [answer[model] for model in MODELS], None
+
+
+def check_cycles(stuck, cycles, h=H, u1_low=U1_LOW, u2_low=U2_LOW):
+    """Self-check of the time stuck and the stick-slip cycles of the three models at the low inputs (Task D1).
+
+    Reference: :func:`constant_input_study` with the notebook's step h and inputs u1_low, u2_low.
+    """
+    runs = constant_input_study(h, u1_low, u2_low).runs
+    results = []
+    stuck_values, problem = _per_model(stuck, "stuck")
+    reference = [runs[name].stuck_fraction for name in MODELS]
+    at_1mm = [float(np.mean(np.abs(runs[name].result.v) < 1e-3)) for name in MODELS]
+    results.append(CheckResult(False, "time stuck (SS, LG, RLG)", problem) if problem else check_array(
+        "time stuck (SS, LG, RLG)", stuck_values, reference, what="fractions", alternatives=[
+            (at_1mm, "you used |v| < 1 mm/s; a stuck piston is one slower than the 5 mm/s slip threshold."),
+            (100 * np.array(reference), "these are percentages; store the fraction of the samples (0 to 1).")]))
+    cycle_values, problem = _per_model(cycles, "cycles")
+    all_phases = [len(runs[name].phases) for name in MODELS]
+    results.append(CheckResult(False, "stick-slip cycles (SS, LG, RLG)", problem) if problem else check_array(
+        "stick-slip cycles (SS, LG, RLG)", cycle_values, [runs[name].cycles for name in MODELS], what="counts",
+        alternatives=[(all_phases, "you counted every slip phase: SS creeps from t = 0, its phase follows no stick.")]))
+    return all_of(f"time stuck and cycles at u1 = {u1_low:g} V, u2 = {u2_low:g} V, h = {1e3 * h:g} ms", results)
+
+
+def _reference_b1():
+    est = valve_estimates()
+    return {"um": est.um, "KV1": est.KV1}
+
+
+def _reference_c1():
+    history = hysteresis_history()
+    force = float(history.F[int(history.reversals[2])])
+    return {"F_start": force, "F_return": force}
+
+
+def _reference_d1(h=H, u1_low=U1_LOW, u2_low=U2_LOW):
+    runs = constant_input_study(h, u1_low, u2_low).runs
+    return {"stuck": {name: run.stuck_fraction for name, run in runs.items()},
+            "cycles": {name: run.cycles for name, run in runs.items()}}
+
+
+#: The tasks of lab 09, by their label in the notebook.
+TASKS = Tasks(
+    Task("B1", ("um", "KV1"), check_valve_estimates, (), _reference_b1, "dead zone and valve gain from the two flows"),
+    Task("C1", ("F_start", "F_return"), check_internal_loop, (), _reference_c1, "the internal hysteresis loop closes"),
+    Task("D1", ("stuck", "cycles"), check_cycles, ("h", "u1_low", "u2_low"), _reference_d1,
+         "time stuck and stick-slip cycles at the low inputs"),
+)
+check = TASKS.check
+take = TASKS.take
+
+_STUCK = "stuck[name] = float(np.mean(np.abs(result.v) < 5e-3))"
+
+#: Typical mistakes: each replaces a piece of a task's solution code; its check must give the hint.
+MISTAKES = (
+    Mistake("B1", "the flow ratio inverted", "um = (flow_ratio * u_low - u_high) / (flow_ratio - 1.0)",
+            "um = (u_low / flow_ratio - u_high) / (1.0 / flow_ratio - 1.0)", "inverted the ratio"),
+    Mistake("B1", "the rounded 0.58", "gain = choked_flow_factor(P.k) * P.ps * P.flow_constant",
+            "gain = 0.58 * P.ps * P.flow_constant", "rounded 0.58"),
+    Mistake("B1", "the gauge supply pressure", "gain = choked_flow_factor(P.k) * P.ps * P.flow_constant",
+            "gain = choked_flow_factor(P.k) * P.ps_gauge * P.flow_constant", "absolute supply pressure"),
+    Mistake("C1", "reversal one sample early", "reversals = np.flatnonzero(direction[1:] != direction[:-1]) + 1",
+            "reversals = np.flatnonzero(direction[1:] != direction[:-1])", "one sample early"),
+    Mistake("C1", "the reversals counted from 1", "i_start, i_turn = reversals[2], reversals[3]",
+            "i_start, i_turn = reversals[3], reversals[4]", "20 um reversal (D)"),
+    Mistake("C1", "the return searched from the loop start", "i_turn + int(np.flatnonzero(z[i_turn:] >= z[i_start])[0])",
+            "i_turn + int(np.flatnonzero(z[i_start:] >= z[i_start])[0])", "go on until z is back"),
+    Mistake("C1", "> in place of >=", "z[i_turn:] >= z[i_start]", "z[i_turn:] > z[i_start]", "one sample late"),
+    Mistake("D1", "stuck below 1 mm/s", _STUCK, _STUCK.replace("5e-3", "1e-3"), "1 mm/s"),
+    Mistake("D1", "stuck in percent", _STUCK, "stuck[name] = 100 * float(np.mean(np.abs(result.v) < 5e-3))",
+            "percentages"),
+    Mistake("D1", "every slip phase counted", "cycles[name] = count", "cycles[name] = len(lab.stick_slip_cycles(result))",
+            "counted every slip phase"),
+)
+
+#: Parameters a student may change in the notebook, with a value the tests try.
+PARAMETER_CHANGES = (
+    ParameterChange("h", "h = lab.H", "h = 1e-3"),
+    ParameterChange("u1_low", "u1_low = lab.U1_LOW", "u1_low = 2.88"),
+)
 
 
 # ---------------------------------------------------------------------------------------------
