@@ -562,3 +562,37 @@ def as_input_function(r, q: int, name: str = "r"):
             f"{describe(r)}."
         )
     return lambda t: value
+
+
+# --- issue 14, plants/friction/revised LuGre/response: flags, instances, numbers in an interval ---
+
+
+def as_bool(value, name: str) -> bool:
+    """Check a flag: True or False (numpy's bool too); 0, 1, None or text raise TypeError."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {describe(value)}.")
+    return bool(value)
+
+
+def as_instance(value, name: str, cls, what: str):
+    """Check that ``value`` is an instance of ``cls`` (``what`` says which, for the TypeError)."""
+    if not isinstance(value, cls):
+        raise TypeError(f"{name} must be {what}, got {describe(value)}.")
+    return value
+
+
+def as_bounded_scalar(value, name: str, low=-np.inf, high=np.inf, *, open_low=False, open_high=False,
+                      why: str = "") -> float:
+    """A finite real number in [low, high] (an end left out with ``open_low``, ``open_high``).
+
+    Raises TypeError if ``value`` is not a real number, ValueError if it is NaN, inf or outside
+    the interval (the message gives the interval, then ``why``).
+    """
+    value = as_finite_scalar(value, name)
+    if value < low or value > high or (open_low and value == low) or (open_high and value == high):
+        interval = f"{'(' if open_low else '['}{low:g}, {high:g}{')' if open_high else ']'}"
+        raise ValueError(f"{name} must lie in {interval}, got {value!r}{why}.")
+    return value
+
+
+__all__ += ["as_bool", "as_instance", "as_bounded_scalar"]
