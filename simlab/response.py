@@ -101,5 +101,6 @@ def _check_response(t, y, final):
         raise ValueError(f"y must have one value per time of t, shape {t.shape}, got shape {y.shape}.")
     final = as_finite_scalar(final, "final")
     if final == 0:
-        raise ValueError("final (the final value y(inf)) must be non-zero: the overshoot is relative to it.")
+        raise ValueError(f"final (the final value y(inf)) must be non-zero, got {final!r}: the overshoot is "
+                         f"relative to it.")
     return t, y, final
