@@ -47,7 +47,7 @@ def as_count(value, name: str, *, minimum: int = 1, maximum: int | None = None,
              meaning: str = "") -> int:
     """Check a whole number ``minimum <= value <= maximum`` (Python or numpy integer, not bool).
 
-    ``meaning`` follows the bounds in the message, e.g. ``" points per axis"``.
+    ``meaning`` follows the bounds in the message, e.g. ``" (points per axis)"``.
 
     Raises
     ------
@@ -60,10 +60,10 @@ def as_count(value, name: str, *, minimum: int = 1, maximum: int | None = None,
     --------
     >>> as_count(301, "n", minimum=2, maximum=1001)
     301
-    >>> as_count(0, "n", minimum=2, maximum=1001, meaning=" points per axis")
+    >>> as_count(0, "n", minimum=2, maximum=1001, meaning=" (points per axis)")
     Traceback (most recent call last):
     ...
-    ValueError: n must be between 2 and 1001 points per axis, got 0.
+    ValueError: n must be between 2 and 1001 (points per axis), got 0.
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer{meaning}, got {describe(value)}.")
