@@ -93,7 +93,8 @@ def backward_euler_linear(A, B, u, t_span, x0, h):
 
 def _implicit_matrix(A, h):
     """(I - hA)^{-1}, one inversion reused every step; a clear error when I - hA is singular."""
-    I_hA = np.eye(len(A)) - h * A
+    with np.errstate(over="ignore", invalid="ignore"):
+        I_hA = np.eye(len(A)) - h * A
     if not np.all(np.isfinite(I_hA)):  # h A overflows: check before LAPACK sees it
         raise ValueError(f"h A overflows the floating-point range (h = {h:g}, largest |A| = "
                          f"{np.max(np.abs(A)):.3g}): scale A or the time unit.")

@@ -552,16 +552,21 @@ def c2d(num, den, T, method="zoh"):
         return num / den, np.ones(1)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         if method == "tustin":
-            numd, dend = _tustin(num, den, T)
+            try:
+                numd, dend = _tustin(num, den, T)
+            except OverflowError:  # (2/T)^k in Python floats
+                numd = dend = np.full(den.size, np.inf)
         else:
             A, B, C, D = tf2ss(num, den)
             Phi, Gamma, Gamma_hat = _discretize(A, B, T, method, system="den (as A = tf2ss(num, den))")
             numd, dend = _discrete_ss2tf(Phi, Gamma - Gamma_hat + Phi @ Gamma_hat, C, D + C @ Gamma_hat)
         numd, dend = numd / dend[0], dend / dend[0]
     if not (np.all(np.isfinite(numd)) and np.all(np.isfinite(dend))):
+        growth = ("like (2/T)^n, n = deg den" if method == "tustin" else
+                  "like e^(p T) for the poles p")
         raise ValueError(
             f"c2d: the discrete coefficients overflow the floating-point range for T = {T:.6g} "
-            f"and these num and den (method {method!r}; (2/T)^n and the poles e^(p T) grow "
-            f"with n and T): choose T comparable with the time constants of den, or rescale s."
+            f"and these num and den (with method {method!r} they grow {growth}): choose T "
+            f"comparable with the time constants of den, or rescale s."
         )
     return numd, dend
