@@ -438,8 +438,9 @@ def lsim(A, B, C, D, u, t, hold="zoh", x0=None, method="schur"):
 def lsim_loop(A, B, C, D, u, t, hold="zoh", x0=None):
     """Textbook discrete-similarity loop, one Python step per sample (reference for :func:`lsim`).
 
-    The recurrence of :func:`lsim`; arguments, result and errors as there. It is much slower on
-    long grids, which is what lab04_discrete_similarity (seed 003) measures.
+    The recurrence of :func:`lsim`; arguments, result and errors (Raises: TypeError,
+    ValueError, NonFiniteStateError) as there. It is much slower on long grids, which is what
+    lab04_discrete_similarity (seed 003) measures.
 
     Examples
     --------

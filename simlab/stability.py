@@ -53,6 +53,11 @@ def stability_polynomial(method):
     ndarray, shape (order + 1,)
         ``[1, 1, 1/2, ..., 1/order!]``: R(z) is the Taylor polynomial of e^z.
 
+    Raises
+    ------
+    ValueError
+        If ``method`` is not one of the names of :data:`simlab.integrators.METHODS`.
+
     Examples
     --------
     >>> from simlab.stability import stability_polynomial
@@ -76,6 +81,14 @@ def stability_function(method, z):
     -------
     complex ndarray, shape of ``z``
         The amplification factor y_{k+1} / y_k on y' = lambda y.
+
+    Raises
+    ------
+    TypeError
+        If ``z`` is not numeric.
+    ValueError
+        For an unknown method, a NaN or inf in ``z``, or a ``z`` so large that R(z) overflows
+        (|z| beyond about 2.6e77 for RK4, 1.8e308 for Euler).
 
     Examples
     --------
@@ -110,7 +123,8 @@ def real_stability_limit(method):
     """Left end z_min < 0 of the real stability interval [z_min, 0] where |R(z)| <= 1.
 
     Found from the real negative roots of R(z) = 1 and R(z) = -1 (the interval ends where |R|
-    reaches 1): Euler and improved Euler give -2, RK4 about -2.785.
+    reaches 1): Euler and improved Euler give -2, RK4 about -2.785. Raises ValueError for an
+    unknown method.
 
     Examples
     --------

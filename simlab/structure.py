@@ -162,7 +162,7 @@ def input_derivative_gain(P, W, W0, Wc):
 
     Returns an array of shape (n, q) (or (m, n, q) for a batch P). It is zero exactly when no
     element that receives r directly (or through D-coupled elements) has D_i != 0. Arguments
-    and errors as in :func:`closed_loop`.
+    and errors (Raises: TypeError, ValueError) as in :func:`closed_loop`.
     """
     P, W, W0, Wc = as_structure_graph(P, W, W0, Wc)
     if P.ndim == 2:

@@ -166,6 +166,14 @@ class TF:
     den : array_like or float, optional
         Denominator coefficients; default 1 (a static gain).
 
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`simlab.lti.tf2ss`: non-numeric, NaN or inf, empty or zero-denominator
+        coefficients, an improper model, or coefficients out of range (ratios to the leading
+        coefficient beyond about 1.8e308). The operators raise what :func:`series`,
+        :func:`parallel` and :func:`feedback` raise.
+
     Examples
     --------
     >>> import numpy as np
@@ -227,12 +235,15 @@ class TF:
         return self._coerce(other) + (-self)
 
     def __call__(self, s):
-        """Evaluate G(s) at a (complex) point or array, e.g. ``G(1j * w)``."""
+        """Evaluate G(s) at a (complex) point or array, e.g. ``G(1j * w)``.
+
+        Raises TypeError or ValueError if ``s`` is not numeric or not finite.
+        """
         s = as_real_array(s, "s", allow_complex=True)
         return np.polyval(self.num, s) / np.polyval(self.den, s)
 
     def feedback(self, other=1, sign=-1):
-        """Closed loop G / (1 - sign G H) with H = ``other``; see :func:`feedback`."""
+        """Closed loop G / (1 - sign G H) with H = ``other``; see :func:`feedback` (and its errors)."""
         from simlab.lti.interconnection import feedback
 
         other = self._coerce(other)
@@ -256,7 +267,7 @@ class TF:
         return float(num[-1] / den[-1]) if den[-1] != 0 else float("inf")
 
     def to_ss(self):
-        """Controllable canonical realisation ``(A, B, C, D)``; see :func:`tf2ss`."""
+        """Controllable canonical realisation ``(A, B, C, D)``; see :func:`tf2ss` (and its errors)."""
         from simlab.lti.conversions import tf2ss
 
         return tf2ss(self.num, self.den)

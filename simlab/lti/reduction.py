@@ -73,6 +73,12 @@ def minreal(num, den, tol=1e-4):
     MinrealResult
         Unpacks as ``num, den``; ``removed_zeros`` and ``removed_poles`` say what went.
 
+    Raises
+    ------
+    TypeError, ValueError
+        For num and den as in :func:`simlab.lti.tf2ss` (non-numeric, NaN or inf, empty, zero
+        den, improper, out of range); for tol not finite and positive.
+
     Examples
     --------
     >>> from simlab.lti import minreal, series

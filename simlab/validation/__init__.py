@@ -45,7 +45,10 @@ __all__ = [
 
 
 def describe(value) -> str:
-    """Short human description of ``value`` for error messages (type, and shape for arrays)."""
+    """Short human description of ``value`` for error messages (type, and shape for arrays).
+
+    The repr is cut to 60 characters; nothing is checked, so nothing is raised for a value.
+    """
     if isinstance(value, np.ndarray):
         return f"array of shape {value.shape} and dtype {value.dtype}"
     text = repr(value)
@@ -94,7 +97,11 @@ def as_real_array(value, name: str, *, ndim: int | None = None, allow_complex: b
 
 
 def as_finite_scalar(value, name: str) -> float:
-    """Return ``value`` as a float, checking that it is a finite real number."""
+    """Return ``value`` as a float, checking that it is a finite real number.
+
+    Raises TypeError if it is not a real number (bool, str, complex and arrays of more than one
+    value included) and ValueError if it is NaN or inf; the message names the argument.
+    """
     if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
         if isinstance(value, np.ndarray) and value.shape == () and np.isrealobj(value):
             value = value.item()
@@ -107,7 +114,10 @@ def as_finite_scalar(value, name: str) -> float:
 
 
 def as_positive_scalar(value, name: str) -> float:
-    """Return ``value`` as a float, checking that it is finite and strictly positive."""
+    """Return ``value`` as a float, checking that it is finite and strictly positive.
+
+    Raises as :func:`as_finite_scalar`, and ValueError if it is zero or negative.
+    """
     value = as_finite_scalar(value, name)
     if value <= 0:
         raise ValueError(f"{name} must be positive, got {value!r}.")
@@ -115,7 +125,11 @@ def as_positive_scalar(value, name: str) -> float:
 
 
 def as_time_span(t_span, name: str = "t_span") -> tuple[float, float]:
-    """Check a time span ``(t0, t1)`` with finite ends and ``t1 > t0``."""
+    """Check a time span ``(t0, t1)`` with finite ends and ``t1 > t0``.
+
+    Raises ValueError if it is not a pair, reversed or empty, and the errors of
+    :func:`as_finite_scalar` for an end (named ``t_span[0] (t0)`` or ``t_span[1] (t1)``).
+    """
     if isinstance(t_span, (str, bytes)) or np.ndim(t_span) != 1 or len(t_span) != 2:
         raise ValueError(
             f"{name} must be a pair (t0, t1), got {describe(t_span)}. "
@@ -134,7 +148,7 @@ def as_time_span(t_span, name: str = "t_span") -> tuple[float, float]:
 
 
 def as_callable(f, name: str = "f"):
-    """Check that ``f`` can be called."""
+    """Check that ``f`` can be called; TypeError naming it otherwise."""
     if not callable(f):
         raise TypeError(
             f"{name} must be a function f(t, x) that returns dx/dt, got {describe(f)}."
@@ -146,7 +160,8 @@ def as_choice(value, name: str, choices, meaning: str = ""):
     """Check that ``value`` is one of the strings in ``choices`` (a sequence or a mapping's keys).
 
     ``meaning`` is appended to the list of choices in the message, for example
-    ``" (zero-order or triangle hold)"``.
+    ``" (zero-order or triangle hold)"``. Raises ValueError (naming the argument and the
+    choices) for anything else, a non-string included.
 
     Examples
     --------
@@ -171,6 +186,8 @@ HOLDS = ("zoh", "foh")
 
 def as_hold(hold, name: str = "hold"):
     """Check that ``hold`` is ``"zoh"`` (zero-order hold) or ``"foh"`` (triangle hold).
+
+    Raises ValueError otherwise (see :func:`as_choice`).
 
     Examples
     --------
@@ -396,6 +413,12 @@ def as_initial_state(x0, n: int, *, name: str = "x0", per: str = "state", batch:
         graph (whose states are the element outputs).
     batch : int, optional
         Number of systems m in a batch.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`as_real_array` (named ``name``), and ValueError for a shape other than the
+        ones above.
 
     Examples
     --------

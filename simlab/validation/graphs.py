@@ -29,7 +29,9 @@ def as_typical_element(row, name: str = "row"):
     """Check one typical element ``[A, B, C, D]`` of G(s) = (C + D s)/(A + B s), shape (4,).
 
     The rule for every element of a structure graph (see :func:`as_structure_graph`): the
-    denominator A + B s must not be zero, so A or B is non-zero.
+    denominator A + B s must not be zero, so A or B is non-zero. Raises TypeError or ValueError
+    (naming ``name``) for non-numeric or non-finite values, a shape other than (4,), or
+    A = B = 0.
 
     Examples
     --------
