@@ -999,3 +999,16 @@ def test_valid_connections_are_unchanged_by_the_range_checks():
     assert [c.tolist() for c in feedback([1], [1, 4, 8, 5], 1, 1)] == [[1.0], [1.0, 4.0, 8.0, 6.0]]
     with pytest.raises(ValueError, match=r"The feedback loop is ill-posed"):
         feedback([1.0], [1.0], [1.0], [1.0], sign=1)
+
+
+def test_evaluating_a_transfer_function_at_a_pole_or_beyond_the_range_is_refused():
+    """Before: inf (or inf + nan j) with a RuntimeWarning printed."""
+    G = TF([1.0], [1.0, 1.0])
+    assert G(1.0) == 0.5 and G(np.array([1j]))[0] == pytest.approx(0.5 - 0.5j)
+    with pytest.raises(ValueError, match=r"^s = -1 is a pole of G \(den\(s\) = 0\): G\(s\) is infinite there"):
+        G(-1.0)
+    with pytest.raises(ValueError, match=r"^s = -1\+0j is a pole of G"):
+        G(np.array([0.0, -1.0 + 0j]))
+    with pytest.raises(ValueError, match=r"^s is too large: num\(s\) or den\(s\) overflows .* for \|s\| up "
+                                         r"to 1e\+200 \(they grow like \|s\|\^3\)"):
+        TF([1.0], [1.0, 0.0, 0.0, 0.0])(1e200)

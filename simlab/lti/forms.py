@@ -237,10 +237,22 @@ class TF:
     def __call__(self, s):
         """Evaluate G(s) at a (complex) point or array, e.g. ``G(1j * w)``.
 
-        Raises TypeError or ValueError if ``s`` is not numeric or not finite.
+        Raises TypeError or ValueError if ``s`` is not numeric or not finite, ValueError if an
+        s is a pole (den(s) = 0: G is infinite there) or so large that num(s) or den(s)
+        overflows.
         """
         s = as_real_array(s, "s", allow_complex=True)
-        return np.polyval(self.num, s) / np.polyval(self.den, s)
+        with np.errstate(over="ignore", invalid="ignore"):
+            num, den = np.polyval(self.num, s), np.polyval(self.den, s)
+        if not (np.all(np.isfinite(num)) and np.all(np.isfinite(den))):
+            raise ValueError(
+                f"s is too large: num(s) or den(s) overflows the floating-point range for |s| up "
+                f"to {float(np.max(np.abs(s))):.3g} (they grow like |s|^{len(self.den) - 1})."
+            )
+        if np.any(den == 0):
+            pole = np.ravel(s)[np.argmax(np.ravel(den) == 0)]
+            raise ValueError(f"s = {pole:.6g} is a pole of G (den(s) = 0): G(s) is infinite there.")
+        return num / den
 
     def feedback(self, other=1, sign=-1):
         """Closed loop G / (1 - sign G H) with H = ``other``; see :func:`feedback` (and its errors)."""
