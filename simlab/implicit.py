@@ -117,7 +117,7 @@ def _overflow(xs, t, h, A):
     why = (f"A is unstable (largest real part of its eigenvalues {largest:.3g}), so the exact "
            f"solution grows too, and it outgrew the floating-point range. Shorten t_span; a "
            f"smaller h does not help." if largest > 0 else
-           f"x0 or h B u is so large that (I - h A)^-1 x overflows; scale the model down.")
+           "x0 or h B u is so large that (I - h A)^-1 x overflows; scale the model down.")
     return NonFiniteStateError(
         f"backward euler: the state became inf or NaN at step {k} of {len(t) - 1} (t = {t[k]:.6g}) "
         f"with h = {h:.6g}: {why}",

@@ -332,8 +332,8 @@ def _response(A, B, C, D, u, t, hold, x0, method):
         k = int(np.argmax(bad))
         why = (f"the system is unstable (largest Re(lambda) = {growth:.3g}) and outgrows the "
                f"floating-point range. Shorten the time span." if growth > 0 else
-               f"x0, u, B, C or D are so large that the state or the output overflows; scale "
-               f"them down (change the units).")
+               "x0, u, B, C or D are so large that the state or the output overflows; scale "
+               "them down (change the units).")
         raise NonFiniteStateError(
             f"the state overflowed to inf or NaN at step {k} of {len(t) - 1} (t = {t[k]:.6g}, "
             f"T = {T:.6g}): {why}",

@@ -25,7 +25,13 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.integrators import METHODS
-from simlab.validation import as_choice, as_count, as_interval, as_positive_scalar, as_real_array
+from simlab.validation import (
+    as_choice,
+    as_count,
+    as_interval,
+    as_positive_scalar,
+    as_real_array,
+)
 
 #: Largest number of points per axis of :func:`stability_grid` (n^2 evaluations of R; a finer
 #: grid does not show on a figure).

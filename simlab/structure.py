@@ -46,7 +46,12 @@ import numpy as np
 
 from simlab.integrators import integrate
 from simlab.results import Result
-from simlab.validation import as_flag, as_initial_state, as_input_function, as_structure_graph
+from simlab.validation import (
+    as_flag,
+    as_initial_state,
+    as_input_function,
+    as_structure_graph,
+)
 
 __all__ = ["closed_loop", "input_derivative_gain", "simulate", "StructureResult"]
 

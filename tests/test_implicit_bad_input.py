@@ -49,5 +49,5 @@ def test_h_A_that_overflows_is_refused_before_lapack():
 
 def test_a_stable_stiff_run_is_unchanged():
     """Oracle: the docstring example (x_k = 1 - (1/501)^k with lambda h = -500)."""
-    t, x = backward_euler_linear([[-1000.0]], [1000.0], 1.0, (0, 1), [0.0], 0.5)
+    _, x = backward_euler_linear([[-1000.0]], [1000.0], 1.0, (0, 1), [0.0], 0.5)
     np.testing.assert_allclose(x[:, 0], 1 - (1 / 501.0) ** np.arange(3), rtol=1e-15)

@@ -10,7 +10,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.lti.forms import _EPS, _as_roots, _as_tf, _poly_from_roots, _require_finite, _strip
+from simlab.lti.forms import (
+    _EPS,
+    _as_roots,
+    _as_tf,
+    _poly_from_roots,
+    _require_finite,
+    _strip,
+)
 from simlab.validation import as_finite_scalar, as_state_space
 
 __all__ = ["tf2ss", "ss2tf", "tf2zp", "zp2tf", "ss2zp", "zp2ss"]

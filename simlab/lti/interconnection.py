@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.lti.forms import _EPS, _as_tf, _strip
-
 from simlab.validation import as_finite_scalar
 
 __all__ = ["series", "parallel", "feedback"]

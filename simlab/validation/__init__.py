@@ -448,7 +448,11 @@ def as_initial_state(x0, n: int, *, name: str = "x0", per: str = "state", batch:
 # checkers (moved to graphs.py, unchanged names) and options (flags, counts, intervals).
 # ---------------------------------------------------------------------------------------------
 
-from simlab.validation.graphs import as_input_function, as_structure_graph, as_typical_element  # noqa: E402
-from simlab.validation.parameters import as_count, as_flag, as_interval  # noqa: E402
+from simlab.validation.graphs import (
+    as_input_function,
+    as_structure_graph,
+    as_typical_element,
+)
+from simlab.validation.parameters import as_count, as_flag, as_interval
 
 __all__ += ["as_flag", "as_count", "as_interval"]
