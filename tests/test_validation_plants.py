@@ -16,7 +16,7 @@ from simlab.friction import LuGre
 from simlab.integrators import NonFiniteStateError
 from simlab.plants import dc_motor, pneumatic
 from simlab.response import step_metrics
-from simlab.validation import as_bool, as_bounded_scalar, as_instance
+from simlab.validation import as_flag, as_bounded_scalar, as_instance
 
 P = pneumatic.CylinderParameters()
 LUGRE = LuGre(Fc=1.0, Fs=1.5, vs=0.001, sigma0=1e5, sigma1=1.0, sigma2=0.4)
@@ -34,13 +34,13 @@ def raises(kind, *fragments):
 
 @pytest.mark.parametrize("value", [True, False, np.bool_(True)])
 def test_as_bool_returns_a_python_bool(value):
-    assert as_bool(value, "flag") is bool(value)
+    assert as_flag(value, "flag") is bool(value)
 
 
 @pytest.mark.parametrize("value", [1, 0, None, "yes", float("nan")])
 def test_as_bool_refuses_numbers_text_and_none(value):
     with raises(TypeError, "flag must be True or False", f"got {value!r}"):
-        as_bool(value, "flag")
+        as_flag(value, "flag")
 
 
 def test_as_instance_names_the_argument_the_type_received_and_the_one_expected():

@@ -19,7 +19,7 @@ from simlab.friction.kernels import (
     stribeck_level,
 )
 from simlab.results import Result
-from simlab.validation import as_bool, as_choice, as_finite_scalar, as_positive_scalar, as_real_array
+from simlab.validation import as_flag, as_choice, as_finite_scalar, as_positive_scalar, as_real_array
 
 __all__ = [
     "FrictionModel",
@@ -391,7 +391,7 @@ class LuGre(FrictionModel):
         0.8 N s/m), as Astrom and Canudas-de-Wit point out in 2008. Raises TypeError if ``warn``
         is not a bool.
         """
-        warn = as_bool(warn, "warn")
+        warn = as_flag(warn, "warn")
         passive = self.sigma1 < self.sigma1_passive_limit
         if not passive and warn:
             warnings.warn(
@@ -450,7 +450,7 @@ class LuGre(FrictionModel):
         if x.shape != (2,):
             raise ValueError(f"x0 must be [z, zdot], got shape {x.shape}.")
         g = self.g(v)
-        if not as_bool(allow_blowup, "allow_blowup"):
+        if not as_flag(allow_blowup, "allow_blowup"):
             self._check_seed_scheme(v, g, Ts)
         F = np.empty(len(v))
         states = np.empty((len(v), 2))

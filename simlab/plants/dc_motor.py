@@ -32,7 +32,7 @@ import numpy as np
 
 from simlab.integrators import rk4
 from simlab.results import Result
-from simlab.validation import as_bool, as_bounded_scalar, as_choice, as_finite_scalar, as_positive_scalar, describe
+from simlab.validation import as_flag, as_bounded_scalar, as_choice, as_finite_scalar, as_positive_scalar, describe
 
 __all__ = [
     "DriveParameters",
@@ -450,8 +450,8 @@ def simulate_drive(p=None, design=None, t_end=1.0, h=5e-5, n_ref=None, load=0.0,
     design = _design(design, p)
     as_choice(anti_windup, "anti_windup", ANTI_WINDUP)
     t_end, h = as_positive_scalar(t_end, "t_end"), as_positive_scalar(h, "h")
-    Uim = p.Uim if as_bool(asr_limit, "asr_limit") else None
-    Ucm = p.Ucm if as_bool(acr_limit, "acr_limit") else None
+    Uim = p.Uim if as_flag(asr_limit, "asr_limit") else None
+    Ucm = p.Ucm if as_flag(acr_limit, "acr_limit") else None
     f = _drive_rhs(p, design, _as_function_of_t(p.nN if n_ref is None else n_ref, "n_ref"),
                    _as_function_of_t(load, "load"), _as_function_of_t(grid, "grid"), anti_windup, Uim, Ucm)
     h_limit = _rk4_step_limit(p, design)

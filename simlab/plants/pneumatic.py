@@ -40,7 +40,7 @@ import numpy as np
 
 from simlab.results import Result
 from simlab.validation import (
-    as_bool,
+    as_flag,
     as_finite_scalar,
     as_instance,
     as_positive_scalar,
@@ -398,7 +398,7 @@ def _check_cylinder_arguments(params, friction, u1, u2, t_end, h, x0, v0, p10, p
     x = as_finite_scalar(x0, "x0")
     if not 0.0 <= x <= params.L:
         raise ValueError(f"x0 must lie within the stroke [0, {params.L}] m, got {x!r}.")
-    v = 0.0 if as_bool(hold, "hold") else as_finite_scalar(v0, "v0")
+    v = 0.0 if as_flag(hold, "hold") else as_finite_scalar(v0, "v0")
     p1 = params.patm if p10 is None else as_positive_scalar(p10, "p10")
     p2 = params.patm if p20 is None else as_positive_scalar(p20, "p20")
     return _input(u1, "u1", params), _input(u2, "u2", params), t_end, h, x, v, p1, p2
