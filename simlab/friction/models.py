@@ -19,7 +19,7 @@ from simlab.friction.kernels import (
     stribeck_level,
 )
 from simlab.results import Result
-from simlab.validation import as_flag, as_choice, as_finite_scalar, as_positive_scalar, as_real_array
+from simlab.validation import as_choice, as_finite_scalar, as_flag, as_positive_scalar, as_real_array
 
 __all__ = [
     "FrictionModel",

@@ -32,7 +32,7 @@ import numpy as np
 
 from simlab.integrators import rk4
 from simlab.results import Result
-from simlab.validation import as_flag, as_bounded_scalar, as_choice, as_finite_scalar, as_positive_scalar, describe
+from simlab.validation import as_bounded_scalar, as_choice, as_finite_scalar, as_flag, as_positive_scalar, describe
 
 __all__ = [
     "DriveParameters",

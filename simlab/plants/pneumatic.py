@@ -40,8 +40,8 @@ import numpy as np
 
 from simlab.results import Result
 from simlab.validation import (
-    as_flag,
     as_finite_scalar,
+    as_flag,
     as_instance,
     as_positive_scalar,
     as_real_array,
