@@ -33,27 +33,49 @@ Used in lab06 (nonlinear elements) and lab07 (DC motor drive).
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
-from simlab.integrators import time_grid
-from simlab.structure import StructureResult
+from simlab.integrators import NonFiniteStateError, time_grid
+from simlab.structure import StructureResult, closed_loop
 from simlab.validation import (
     as_hold,
     as_input_function,
     as_positive_scalar,
     as_structure_graph,
+    as_time_span,
     as_typical_element,
+    describe,
 )
 
 __all__ = ["ElementCoefficients", "element_kind", "discretize_element", "simulate_elements"]
 
 INPUT, OUTPUT = "input", "output"
 
+_LOG_MAX = math.log(np.finfo(float).max)  # 709.78: e^x overflows beyond it
+
 
 def element_kind(row):
     """Name of the typical element [A, B, C, D] (the six types of the seed's table).
+
+    Parameters
+    ----------
+    row : array_like, shape (4,)
+        [A, B, C, D] of G(s) = (C + D s)/(A + B s).
+
+    Returns
+    -------
+    str
+        "integral", "PI", "inertia", "lead-lag", "proportional" or "PD".
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``row`` is not four finite real numbers, or A = B = 0 (the denominator A + B s is
+        zero, so G is undefined): the rule of :func:`simlab.validation.as_typical_element`.
 
     Examples
     --------
@@ -61,7 +83,7 @@ def element_kind(row):
     >>> element_kind([0, 1, 2, 0]), element_kind([1, 0.5, 2, 0]), element_kind([1, 0, 2, 3])
     ('integral', 'inertia', 'PD')
     """
-    A, B, C, D = (float(v) for v in row)
+    A, B, C, D = (float(v) for v in as_typical_element(row, "row"))
     if B == 0:
         return "proportional" if D == 0 else "PD"
     if A == 0:
@@ -98,6 +120,13 @@ def discretize_element(row, T, hold="zoh"):
     -------
     ElementCoefficients
 
+    Raises
+    ------
+    TypeError, ValueError
+        For a bad ``row`` (see :func:`element_kind`), T not finite and positive, or an unknown
+        hold; ValueError also if a coefficient is beyond the floating-point range (an
+        unstable element, A/B < 0, with e^{-A T / B} > 1.8e308, or A/B, C/A, D/B overflowing).
+
     Examples
     --------
     Inertia element 1/(s + 1) with T = 0.1: Phi = e^{-0.1}, Gamma = 1 - e^{-0.1}.
@@ -112,8 +141,17 @@ def discretize_element(row, T, hold="zoh"):
     as_hold(hold)
     A, B, C, D = row
     kind = element_kind(row)
-    if B == 0:
-        return ElementCoefficients(kind, 0.0, 0.0, 0.0, 0.0, static_gain=C / A, derivative_gain=D / A)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+        if B == 0:
+            coefficients = ElementCoefficients(kind, 0.0, 0.0, 0.0, 0.0, static_gain=C / A,
+                                               derivative_gain=D / A)
+        else:
+            coefficients = _dynamic_coefficients(kind, A, B, C, D, T, hold)
+    _require_finite_coefficients(coefficients, row, T)
+    return coefficients
+
+
+def _dynamic_coefficients(kind, A, B, C, D, T, hold):
     a = A / B
     kappa = (C * B - A * D) / B**2
     d = D / B
@@ -128,21 +166,91 @@ def discretize_element(row, T, hold="zoh"):
     return ElementCoefficients(kind, Phi, float(Gamma), float(Gamma_hat) if hold == "foh" else 0.0, d)
 
 
+def _require_finite_coefficients(c, row, T):
+    values = (c.Phi, c.Gamma, c.Gamma_hat, c.d, c.static_gain, c.derivative_gain)
+    if all(math.isfinite(value) for value in values):
+        return
+    A, B = row[0], row[1]  # numpy floats: overflow gives inf, not OverflowError
+    with np.errstate(all="ignore"):
+        pole = -A / B if B != 0 else 0.0
+    if not np.isfinite(pole):
+        why = (f"its pole -A/B = {pole:.6g} is beyond the floating-point range (about 1.8e308 in "
+               f"size): B = {B:.6g} is too small next to A = {A:.6g}; for an element without "
+               f"dynamics give B = 0")
+    elif pole * T > _LOG_MAX:  # e^{-aT} beyond the largest double
+        why = (f"the element is unstable on its own (pole -A/B = {pole:.6g} > 0) and "
+               f"e^(-A T / B) = e^{pole * T:.6g} overflows (the largest double is about "
+               f"e^709.78 = 1.8e308); T must be below {_LOG_MAX / pole:.6g}")
+    else:
+        why = ("its gains C/A, D/A, D/B or (C B - A D)/B^2 are beyond the floating-point range "
+               "(about 1.8e308 in size)")
+    raise ValueError(
+        f"row = {np.asarray(row).tolist()} with T = {T!r} has no discrete coefficients in floating "
+        f"point: {why}."
+    )
+
+
 def _check_nonlinear(nonlinear, n):
+    if nonlinear is None:
+        return {}
+    if not isinstance(nonlinear, Mapping):
+        raise TypeError(
+            f"nonlinear must be a dict {{(element number, 'input' or 'output'): element}}, e.g. "
+            f"{{(2, 'output'): Saturation(1.0)}}; got {describe(nonlinear)}."
+        )
     placed = {}
-    for key, element in (nonlinear or {}).items():
+    for key, element in nonlinear.items():
         if not (isinstance(key, tuple) and len(key) == 2 and key[1] in (INPUT, OUTPUT)):
             raise ValueError(
                 f"nonlinear keys must be (element number, 'input' or 'output'), e.g. (2, 'output'); "
                 f"got {key!r}."
             )
         index, where = key
-        if not isinstance(index, (int, np.integer)) or not 1 <= index <= n:
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 1 <= index <= n:
             raise ValueError(f"nonlinear: element number must be 1..{n} (1-based, as in the seed), got {index!r}.")
         if not hasattr(element, "step"):
             raise TypeError(f"nonlinear[{key!r}] must be a simlab.nonlinear element with .step(u), got {element!r}.")
         placed[(int(index) - 1, where)] = element
     return placed
+
+
+def _grid(t_span, T):
+    """The time grid for the step T; errors name T (time_grid calls its step h)."""
+    t0, t1 = as_time_span(t_span)  # t_span's own errors first
+    T = as_positive_scalar(T, "T")
+    try:
+        return time_grid((t0, t1), T)
+    except ValueError as error:
+        raise ValueError(f"T = {T!r} cannot be the step of the time grid (the h below): {error}") from None
+
+
+def _why_unstable(P, W, W0, Wc, T, placed):
+    """A cheap diagnosis of a run that blew up: is the continuous loop itself unstable?"""
+    try:
+        largest = float(np.max(np.linalg.eigvals(closed_loop(P, W, W0, Wc)[0]).real))
+    except ValueError:  # static elements (B_i = 0): no continuous state equation to compare with
+        return f"Check the graph for an unstable loop, or try a smaller T, such as {T / 10:.3g}."
+    linear = " (without its nonlinear elements)" if placed else ""
+    if largest > 0:
+        return (f"The structure graph itself is unstable{linear}: its continuous closed loop has an "
+                f"eigenvalue with real part {largest:.3g} > 0, so the response grows without bound "
+                f"whatever T.")
+    return (f"The continuous closed loop{linear} is stable (largest real part of its eigenvalues "
+            f"{largest:.3g}), so the method makes it grow: the one-step lag of per-element discrete "
+            f"similarity destabilizes a loop when T is not small against its time constants. Try a "
+            f"smaller T, such as {T / 10:.3g}.")
+
+
+def _blow_up(outputs, rows, t, T, hold, graph, placed):
+    """NonFiniteStateError for the first non-finite row of outputs[:rows] (else step ``rows``)."""
+    bad = ~np.all(np.isfinite(outputs[:rows]), axis=1)
+    step = int(np.argmax(bad)) if bad.any() else rows
+    steps = len(t) - 1
+    return NonFiniteStateError(
+        f"simulate_elements: the element outputs became inf or NaN at step {step} of {steps} "
+        f"(t = {t[step]:.6g}) with T = {T:.6g}. {_why_unstable(*graph, T, placed)}",
+        method=f"elementwise-{hold}", step=step, steps=steps, t=float(t[step]), h=T,
+    )
 
 
 def simulate_elements(P, W, W0, Wc, r, t_span, T, hold="zoh", nonlinear=None):
@@ -170,12 +278,28 @@ def simulate_elements(P, W, W0, Wc, r, t_span, T, hold="zoh", nonlinear=None):
     StructureResult
         ``t``, ``x`` (every element's output), ``y`` (system output), method "elementwise-zoh" or
         "elementwise-foh".
+
+    Raises
+    ------
+    TypeError
+        If an argument is not numeric, ``nonlinear`` is not a dict or holds something that is
+        not a nonlinear element, or ``r`` (or what ``r(t)`` returns) is not real.
+    ValueError
+        For the graph errors of :func:`simlab.structure.closed_loop` (a batch P is refused too);
+        T not finite and positive or not dividing the span (the message names T); a bad
+        ``t_span``, hold or nonlinear key; an input r that is NaN or inf, or a function r(t)
+        that returns NaN, inf or the wrong shape (the message names r and t); an element whose
+        coefficients overflow (see :func:`discretize_element`).
+    NonFiniteStateError
+        If the element outputs become inf or NaN, as :func:`simlab.structure.simulate` does:
+        the message names the step and T, and says whether the continuous loop is itself
+        unstable or the method's one-step lag made it grow (then a smaller T helps).
     """
     P, W, W0, Wc = as_structure_graph(P, W, W0, Wc)
     if P.ndim != 2:
         raise ValueError("simulate_elements takes one parameter set P of shape (n, 4), not a batch.")
     n = len(P)
-    t, T = time_grid(t_span, T)
+    t, T = _grid(t_span, T)
     coefficients = [discretize_element(row, T, hold) for row in P]
     Phi = np.array([c.Phi for c in coefficients])
     Gamma = np.array([c.Gamma for c in coefficients])
@@ -196,19 +320,29 @@ def simulate_elements(P, W, W0, Wc, r, t_span, T, hold="zoh", nonlinear=None):
     u_previous = np.zeros(n)
     outputs = np.empty((len(t), n))
     outputs[0] = y
-    for k in range(len(t) - 1):
-        u = W @ y + W0 @ r_values[k]  # u[k] = W y[k] + W0 r[k]
-        for (i, where), element in placed.items():
-            if where == INPUT:
-                u[i] = element.step(u[i])
-        du = u - u_previous if k > 0 else np.zeros(n)
-        x = Phi * x + Gamma * u + Gamma_hat * du  # x[k+1] = Phi x[k] + Gamma u[k] + Gamma_hat du
-        y = np.where(stateless, static * u + derivative * du / T, x + d * u)  # y[k+1]
-        for (i, where), element in placed.items():
-            if where == OUTPUT:
-                y[i] = element.step(y[i])
-        outputs[k + 1] = y
-        u_previous = u
+    graph = (P, W, W0, Wc)
+    with np.errstate(over="ignore", invalid="ignore"):  # a run that blows up is reported below
+        for k in range(len(t) - 1):
+            u = W @ y + W0 @ r_values[k]  # u[k] = W y[k] + W0 r[k]
+            for (i, where), element in placed.items():
+                if where == INPUT:
+                    if not math.isfinite(u[i]):  # before the element refuses it
+                        raise _blow_up(outputs, k + 1, t, T, hold, graph, placed)
+                    u[i] = element.step(u[i])
+            du = u - u_previous if k > 0 else np.zeros(n)
+            x = Phi * x + Gamma * u + Gamma_hat * du  # x[k+1] = Phi x[k] + Gamma u[k] + Gamma_hat du
+            y = np.where(stateless, static * u + derivative * du / T, x + d * u)  # y[k+1]
+            for (i, where), element in placed.items():
+                if where == OUTPUT:
+                    if not math.isfinite(y[i]):
+                        raise _blow_up(outputs, k + 1, t, T, hold, graph, placed)
+                    y[i] = element.step(y[i])
+            outputs[k + 1] = y
+            u_previous = u
+            if k % 256 == 255 and not np.all(np.isfinite(y)):  # stop early; cheap every 256 steps
+                raise _blow_up(outputs, k + 2, t, T, hold, graph, placed)
+    if not np.all(np.isfinite(outputs)):
+        raise _blow_up(outputs, len(t), t, T, hold, graph, placed)
     y_out = outputs @ Wc.T
     if y_out.shape[1] == 1:
         y_out = y_out[:, 0]

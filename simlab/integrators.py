@@ -25,6 +25,13 @@ from typing import Callable
 
 import numpy as np
 
+from simlab.guards import (
+    NonFiniteStateError,
+    UnstableRunError,
+    _first_non_finite,
+    _GrowthMonitor,
+    check_step_count,
+)
 from simlab.results import Result
 from simlab.validation import (
     as_callable,
@@ -40,6 +47,8 @@ __all__ = [
     "Method",
     "Trajectory",
     "NonFiniteStateError",
+    "UnstableRunError",
+    "check_step_count",
     "euler",
     "heun",
     "rk4",
@@ -54,21 +63,8 @@ __all__ = [
 #: Relative tolerance with which ``h`` must divide the time span.
 GRID_RTOL = 1e-9
 
-#: Steps integrated between two checks for a non-finite state.
+#: Steps integrated between two checks for a non-finite or unstably growing state.
 _CHECK_EVERY = 256
-
-
-class NonFiniteStateError(FloatingPointError):
-    """The integrated state became inf or NaN (usually: the step h is beyond the stability limit).
-
-    Besides the message, the error carries where it happened, for programs that report it:
-    ``method``, ``step`` (the first bad step k), ``steps`` (N), ``t`` (t_k) and ``h``; each is
-    None when the raiser did not know it.
-    """
-
-    def __init__(self, message, *, method=None, step=None, steps=None, t=None, h=None):
-        super().__init__(message)
-        self.method, self.step, self.steps, self.t, self.h = method, step, steps, t, h
 
 
 @dataclass(frozen=True, repr=False)
@@ -151,11 +147,13 @@ def _rk4_step(f, t, x, h):
 
 
 def _check_step_args(f, t, x, h):
+    """Check a single step's arguments, and once what f returns at (t, x)."""
     as_callable(f)
     t = as_finite_scalar(t, "t")
     h = as_positive_scalar(h, "h")
     x = as_real_array(x, "x", allow_complex=True)
-    return f, t, x, h
+    fast, _, _ = _prepare_rhs(f, t, x, "x", "t")
+    return fast, t, x if x.ndim else x[()], h
 
 
 def euler_step(f, t, x, h):
@@ -292,7 +290,9 @@ def time_grid(t_span, h):
     Raises
     ------
     ValueError
-        If ``h`` does not divide the span; the message gives the nearest step that does.
+        If ``h`` does not divide the span (the message gives the nearest step that does), if
+        the grid would take more than :data:`simlab.guards.MAX_STEPS` steps, or if ``h`` is below the
+        resolution of floating-point numbers near the span (the times t_k would repeat).
 
     Examples
     --------
@@ -313,15 +313,23 @@ def time_grid(t_span, h):
             f"steps ({span / h:.6g} steps). Use h = {nearest:.12g} "
             f"({round(span / nearest)} steps), or change t_span."
         )
+    resolution = float(np.spacing(max(abs(t0), abs(t1))))
+    if span / n_steps < 64.0 * resolution:
+        raise ValueError(
+            f"h = {h!r} is below the resolution of floating-point times near {max(abs(t0), abs(t1)):.6g} "
+            f"(they are {resolution:.3g} apart there), so the times t_k of t_span = ({t0!r}, {t1!r}) "
+            f"would repeat. Shift the time origin, for example t_span = (0, {span!r})."
+        )
+    check_step_count(n_steps, h, span)
     t = t0 + (span / n_steps) * np.arange(n_steps + 1)
     t[-1] = t1
     return t, span / n_steps
 
 
-def _prepare_rhs(f, t0, x0):
+def _prepare_rhs(f, t0, x0, state_name="x0", time_name="t0"):
     """Call ``f`` once at (t0, x0), check what it returns, and wrap ``f`` for the loop.
 
-    Returns ``(fast, calls)``. ``fast`` is ``f`` that (a) returns the checked value of the first
+    Returns ``(fast, calls, dx0)``, ``dx0`` the checked value of f(t0, x0). ``fast`` is ``f`` that (a) returns the checked value of the first
     call for the first step's slope f(t0, x0), so that the check costs no extra evaluation,
     (b) counts the calls of ``f`` (``next(calls)`` is the number of calls so far), and (c) for an
     ``f`` that returns lists or ints, converts its value to an array, so that x + h * dx is array
@@ -335,20 +343,23 @@ def _prepare_rhs(f, t0, x0):
         raise TypeError(
             f"f(t, x) must return dx/dt as a number or array, got {describe(dx)}."
         ) from exc
-    if dx_array.dtype == object or not (
-        np.issubdtype(dx_array.dtype, np.number) or dx_array.dtype == bool
-    ):
+    if dx_array.dtype == object or dx_array.dtype == bool or not np.issubdtype(dx_array.dtype, np.number):
         raise TypeError(f"f(t, x) must return dx/dt as numbers, got {describe(dx)}.")
     if dx_array.shape != x0.shape:
         raise ValueError(
-            f"f(t, x) returned dx/dt of shape {dx_array.shape}, but the state x0 has shape "
+            f"f(t, x) returned dx/dt of shape {dx_array.shape}, but the state {state_name} has shape "
             f"{x0.shape}; they must be the same. (A common cause: returning a column "
             f"vector of shape (n, 1) for a state of shape (n,), or a list of lists.)"
         )
     if np.iscomplexobj(dx_array) and not np.iscomplexobj(x0):
         raise TypeError(
-            "f(t, x) returned complex values for a real state x0; pass a complex x0 if the "
-            "state is meant to be complex."
+            f"f(t, x) returned complex values for a real state {state_name}; pass a complex "
+            f"{state_name} if the state is meant to be complex."
+        )
+    if not np.all(np.isfinite(dx_array)):
+        raise ValueError(
+            f"f(t, x) returned NaN or inf at the start, {time_name} = {t0!r} (dx/dt = {describe(dx)}); "
+            f"check f for a division by zero or a log of a negative number there."
         )
     calls = itertools.count(2)  # the check above was the first call
     tick = calls.__next__
@@ -362,15 +373,7 @@ def _prepare_rhs(f, t0, x0):
         value = f(t, x)
         return np.asarray(value, dtype=x0.dtype) if convert else value
 
-    return fast, calls
-
-
-def _first_non_finite(block):
-    """Index of the first row of ``block`` (time along axis 0) with a non-finite entry, or None."""
-    bad = ~np.isfinite(block.reshape(len(block), -1)).all(axis=1)
-    if bad.any():
-        return int(np.argmax(bad))
-    return None
+    return fast, calls, dx_array
 
 
 def integrate(f, t_span, x0, h, method="rk4"):
@@ -405,20 +408,33 @@ def integrate(f, t_span, x0, h, method="rk4"):
         If ``f`` is not callable or an argument is not numeric.
     ValueError
         If ``h <= 0``, ``h`` does not divide the span, the span is reversed or empty, an input
-        contains NaN or inf, or ``f`` returns the wrong shape.
+        contains NaN or inf, ``f`` returns the wrong shape or NaN at the start, or the run would
+        take more than :data:`simlab.guards.MAX_STEPS` steps.
+    UnstableRunError
+        If the state grows unstably (a subclass of NonFiniteStateError: the message names the
+        step, h L and the estimated stability limit of h), before it overflows.
     NonFiniteStateError
         If the state becomes inf or NaN during the run (the message names the step).
+
+    Notes
+    -----
+    A run is stopped as unstable when |x| exceeds :data:`simlab.guards.GROWTH_LIMIT` times the scale of the
+    problem (the largest of 1, |x0| and |f(t0, x0)| (t1 - t0)) and the local rate L of f puts
+    h L outside the method's real stability interval; growth that the equation itself produces
+    (h L small) runs on. Runs of more than :data:`simlab.guards.MAX_STEPS` steps are refused.
     """
     step = METHODS[as_choice(method, "method", METHODS)].step
     t, h = time_grid(t_span, h)
     x0 = as_real_array(x0, "x0", allow_complex=True)
-    f, calls = _prepare_rhs(f, float(t[0]), x0)
+    f, calls, dx0 = _prepare_rhs(f, float(t[0]), x0)
 
     n_steps = len(t) - 1
+    check_step_count(n_steps, h, t[-1] - t[0], x0.size, f"a state of {x0.size} values")
     xs = np.empty((n_steps + 1,) + x0.shape, dtype=x0.dtype)
     xs[0] = x0
     times = t.tolist()  # Python floats: cheaper arithmetic inside f than numpy scalars
     x = x0.copy() if x0.ndim else x0[()]
+    monitor = _GrowthMonitor(f, x0, dx0, h, t[-1] - t[0], method)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         for start in range(0, n_steps, _CHECK_EVERY):
             stop = min(start + _CHECK_EVERY, n_steps)
@@ -426,6 +442,7 @@ def integrate(f, t_span, x0, h, method="rk4"):
                 x = step(f, times[k], x, h)
                 xs[k + 1] = x
             bad = _first_non_finite(xs[start + 1 : stop + 1])
+            monitor.check(xs, start, stop if bad is None else start + bad, t)  # growth before overflow
             if bad is not None:
                 k_bad = start + 1 + bad
                 raise NonFiniteStateError(

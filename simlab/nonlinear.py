@@ -25,6 +25,7 @@ class _Static:
     """Base of the memoryless elements: ``step`` and ``response`` just evaluate the map."""
 
     def __call__(self, u):
+        """Output for u, a number or an array (same shape); TypeError or ValueError unless u is finite and real."""
         u = as_real_array(u, "u")
         y = self._map(u)
         return float(y) if y.ndim == 0 else y
@@ -50,6 +51,9 @@ class Saturation(_Static):
         Input level s > 0 at which the output saturates.
     gain : float
         Slope k of the linear zone (default 1), so the output limit is k s.
+
+    Raises TypeError or ValueError (naming the argument) unless limit is a finite number > 0
+    and gain a finite number.
 
     Examples
     --------
@@ -78,6 +82,9 @@ class DeadZone(_Static):
         Half-width d > 0 of the dead zone.
     gain : float
         Slope k outside the dead zone (default 1).
+
+    Raises TypeError or ValueError (naming the argument) unless width is a finite number > 0
+    and gain a finite number.
 
     Examples
     --------
@@ -115,6 +122,9 @@ class Backlash:
         Slope k > 0 of the engaged branches (default 1).
     y0 : float
         Initial output (default 0, centred in the gap).
+
+    Raises TypeError or ValueError (naming the argument) unless width and gain are finite
+    numbers > 0 and y0 a finite number; ``step``, ``response`` and ``reset`` likewise for u, y0.
 
     Examples
     --------
@@ -170,6 +180,10 @@ class Relay:
         Half-width d >= 0 of the dead zone (0: none).
     y0 : float
         Initial output for a relay with hysteresis (default -M).
+
+    Raises TypeError or ValueError (naming the argument) unless level is a finite number > 0,
+    hysteresis and dead_zone finite numbers >= 0 (not both > 0) and y0 finite; ``step`` and
+    ``response`` likewise for u. Calling a relay with hysteresis raises TypeError (it has memory).
 
     Examples
     --------

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simlab.validation import as_finite_scalar, as_real_array
+
 __all__ = ["StepMetrics", "step_metrics"]
 
 
@@ -60,6 +62,14 @@ def step_metrics(t, y, final):
         ``peak``, ``t_peak``, ``overshoot`` (percent, 0 for a response that never exceeds its
         final value) and ``settling_time`` (NaN if the response has not settled by t[-1]).
 
+    Raises
+    ------
+    TypeError
+        If ``t``, ``y`` or ``final`` is not numeric (or is complex or bool).
+    ValueError
+        If ``t`` is not a non-empty, increasing 1-D grid, ``y`` does not have the shape of ``t``,
+        a value is NaN or inf, or ``final`` is 0 (the overshoot is relative to it).
+
     Examples
     --------
     >>> import numpy as np
@@ -69,8 +79,28 @@ def step_metrics(t, y, final):
     >>> round(m.settling_time, 2), m.overshoot
     (3.92, 0.0)
     """
+    t, y, final = _check_response(t, y, final)
     peak = int(np.argmax(y))
     outside = np.flatnonzero(np.abs(y - final) > 0.02 * abs(final))
     settling = float(t[outside[-1] + 1]) if outside.size and outside[-1] + 1 < len(t) else float("nan")
     return StepMetrics(peak=float(y[peak]), t_peak=float(t[peak]),
                        overshoot=float(max(0.0, 100.0 * (y[peak] - final) / final)), settling_time=settling)
+
+
+def _check_response(t, y, final):
+    """The arguments of :func:`step_metrics`, checked: t and y as float arrays, final as a float."""
+    t = as_real_array(t, "t", ndim=1)
+    if t.size == 0:
+        raise ValueError("t must be a non-empty time grid, shape (N + 1,), got an empty array.")
+    bad = np.flatnonzero(np.diff(t) <= 0)
+    if bad.size:
+        k = int(bad[0])
+        raise ValueError(f"t must increase: t[{k + 1}] = {float(t[k + 1])!r} <= t[{k}] = {float(t[k])!r}.")
+    y = as_real_array(y, "y")
+    if y.shape != t.shape:
+        raise ValueError(f"y must have one value per time of t, shape {t.shape}, got shape {y.shape}.")
+    final = as_finite_scalar(final, "final")
+    if final == 0:
+        raise ValueError(f"final (the final value y(inf)) must be non-zero, got {final!r}: the overshoot is "
+                         f"relative to it.")
+    return t, y, final

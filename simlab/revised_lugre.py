@@ -38,14 +38,14 @@ Used in lab09 (friction models in a pneumatic cylinder).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar, NamedTuple
 
 import numpy as np
 
 from simlab.friction.kernels import bristle_target, static_force, stribeck_level
-from simlab.friction.models import FrictionModel, bristle_update
-from simlab.validation import as_finite_scalar, as_positive_scalar, as_real_array
+from simlab.friction.models import FrictionModel, _as_pair, bristle_update
+from simlab.validation import as_bounded_scalar, as_finite_scalar, as_instance, as_positive_scalar, as_real_array
 
 __all__ = [
     "TransitionCurve",
@@ -82,6 +82,9 @@ class TransitionCurve:
     lengths : tuple of float
         Lengths of every segment but the last (m), > 0 (empty for one segment).
 
+    Raises TypeError or ValueError (naming c, k or lengths and the entry) unless c and k are
+    equally long sequences of positive numbers and lengths has one positive number fewer.
+
     Examples
     --------
     >>> from simlab.revised_lugre import TransitionCurve
@@ -95,9 +98,10 @@ class TransitionCurve:
     lengths: tuple = ()
 
     def __post_init__(self):
-        c = tuple(as_positive_scalar(value, f"c[{i}]") for i, value in enumerate(np.atleast_1d(self.c)))
-        k = tuple(as_positive_scalar(value, f"k[{i}]") for i, value in enumerate(np.atleast_1d(self.k)))
-        lengths = tuple(as_positive_scalar(value, f"lengths[{i}]") for i, value in enumerate(self.lengths))
+        c = tuple(as_positive_scalar(value, f"c[{i}]") for i, value in enumerate(_segments(self.c, "c")))
+        k = tuple(as_positive_scalar(value, f"k[{i}]") for i, value in enumerate(_segments(self.k, "k")))
+        lengths = tuple(as_positive_scalar(value, f"lengths[{i}]")
+                        for i, value in enumerate(_segments(self.lengths, "lengths", empty=True)))
         if len(c) != len(k):
             raise ValueError(f"c and k must have one value per segment, got {len(c)} and {len(k)}.")
         if len(lengths) != len(c) - 1:
@@ -134,14 +138,30 @@ class TransitionCurve:
         return i
 
     def rise(self, s):
-        """Delta(s) (N) for a distance s (m) from the reversal point (s < 0 extends segment 1)."""
+        """Delta(s) (N) for a distance s (m) from the reversal point (s < 0 extends segment 1); s finite."""
+        return self._rise(as_finite_scalar(s, "s"))
+
+    def slope(self, s):
+        """dDelta/ds (N/m). Raises TypeError or ValueError unless s is a finite real number."""
+        return self._slope(as_finite_scalar(s, "s"))
+
+    def _rise(self, s):
         i = self._segment(s)
         return self._offsets[i] + self.c[i] * (1.0 - math.exp(-self.k[i] * (s - self._starts[i])))
 
-    def slope(self, s):
-        """dDelta/ds (N/m)."""
+    def _slope(self, s):
         i = self._segment(s)
         return self.c[i] * self.k[i] * math.exp(-self.k[i] * (s - self._starts[i]))
+
+
+def _segments(values, name, empty=False):
+    """The per-segment values of a TransitionCurve field as a 1-D float array (a number is one)."""
+    if empty and isinstance(values, (tuple, list)) and not values:
+        return np.empty(0)
+    array = np.atleast_1d(as_real_array(values, name))
+    if array.ndim != 1 or (array.size == 0 and not empty):
+        raise ValueError(f"{name} must be a sequence of numbers, one per segment, got shape {array.shape}.")
+    return array
 
 
 class HysteresisMemory:
@@ -180,6 +200,9 @@ class HysteresisMemory:
     sigma0 : float or None
         Bristle stiffness of the sliding regime (N/m); None keeps the pre-sliding curves for
         every z (the hysteresis function on its own, for scripted displacement histories).
+
+    Raises TypeError (curve not a TransitionCurve, sigma0 not None or a number) or ValueError
+    (sigma0 <= 0, c[0] k[0] <= sigma0); the methods, for a z, F or d that is not finite and real.
     """
 
     def __init__(self, curve, sigma0=None):
@@ -188,17 +211,16 @@ class HysteresisMemory:
         if sigma0 is not None:
             sigma0 = as_positive_scalar(sigma0, "sigma0")
             if curve.initial_stiffness <= sigma0:
-                raise ValueError(
-                    f"the transition curves must start stiffer than the bristles: c[0] k[0] = "
-                    f"{curve.initial_stiffness:g} N/m must exceed sigma0 = {sigma0:g} N/m, or there is no "
-                    f"pre-sliding regime."
-                )
+                raise ValueError(f"the transition curves must start stiffer than the bristles: c[0] k[0] = "
+                                 f"{curve.initial_stiffness:g} N/m must exceed sigma0 = {sigma0:g} N/m, or "
+                                 f"there is no pre-sliding regime.")
         self.curve = curve
         self.sigma0 = sigma0
         self.reset()
 
     def reset(self, z=0.0, F=0.0):
         """Start again at (z, F) with empty memory sets (the virgin state)."""
+        z, F = as_finite_scalar(z, "z"), as_finite_scalar(F, "F")
         self.ascending = []  # starting points (z_n, F_n) of ascending curves
         self.descending = []  # starting points (z_m, F_m) of descending curves
         self.direction = 0
@@ -211,7 +233,7 @@ class HysteresisMemory:
     # -- the curves ---------------------------------------------------------------------------
     def _on(self, start, d, z):
         z_r, F_r = start
-        return F_r + d * self.curve.rise(d * (z - z_r))
+        return F_r + d * self.curve._rise(d * (z - z_r))
 
     @property
     def _set(self):
@@ -219,6 +241,7 @@ class HysteresisMemory:
 
     def force(self, z):
         """F at deflection z on the current curve (or sigma0 z when sliding), without moving."""
+        z = as_finite_scalar(z, "z")
         if self.sliding:
             return self.sigma0 * z
         if self.direction == 0:
@@ -227,17 +250,22 @@ class HysteresisMemory:
 
     def stiffness(self, z):
         """dF/dz at z on the current curve (sigma0 when sliding), for the linearized bristle step."""
+        return self._stiffness(as_finite_scalar(z, "z"))
+
+    def _stiffness(self, z):
         if self.sliding:
             return self.sigma0
         if self.direction == 0:
             return self.curve.initial_stiffness
         start = self._set[-1]
-        return self.curve.slope(self.direction * (z - start[0]))
+        return self.curve._slope(self.direction * (z - start[0]))
 
     # -- motion --------------------------------------------------------------------------------
     def turn(self, d):
-        """Set the direction of motion d (+1, -1 or 0); a change of sign starts a new curve."""
-        d = int(np.sign(d))
+        """Set the direction of motion d (+1, -1 or 0; its sign counts); a change of sign starts a new curve."""
+        self._turn(int(np.sign(as_finite_scalar(d, "d"))))
+
+    def _turn(self, d):
         if d == 0 or d == self.direction:
             return
         point = (self.z, self.F)
@@ -252,6 +280,9 @@ class HysteresisMemory:
 
     def move(self, z):
         """Move to deflection z along the current direction; returns F(z) (N)."""
+        return self._move(as_finite_scalar(z, "z"))
+
+    def _move(self, z):
         z = float(z)
         d = self.direction
         if d == 0:
@@ -300,6 +331,9 @@ def hysteresis_response(curve, z):
     ndarray, shape (N,)
         The hysteresis force (N).
 
+    Raises TypeError if ``curve`` is not a TransitionCurve or z not real, ValueError if z is
+    empty, not 1-D or not finite.
+
     Examples
     --------
     A loop that closes: up to 2e-4, down to 1e-4, up again to 2e-4 returns to the same force.
@@ -313,18 +347,33 @@ def hysteresis_response(curve, z):
     True
     """
     z = as_real_array(z, "z", ndim=1)
+    if z.size == 0:
+        raise ValueError("z must hold at least one deflection (m), got an empty array.")
     memory = HysteresisMemory(curve)
     memory.reset(z=z[0])
     F = np.empty(len(z))
     F[0] = 0.0
     for k in range(1, len(z)):
-        memory.turn(np.sign(z[k] - z[k - 1]))
-        F[k] = memory.move(z[k])
+        memory._turn(int(np.sign(z[k] - z[k - 1])))
+        F[k] = memory._move(z[k])
     return F
 
 
 def film_steady_state(v, Fc, Fs, vb):
-    """Steady-state film thickness h_ss = Kf min(|v|, vb)^(2/3), Kf = (1 - Fc/Fs) vb^(-2/3) (eqs. 10-11)."""
+    """Steady-state film thickness h_ss = Kf min(|v|, vb)^(2/3), Kf = (1 - Fc/Fs) vb^(-2/3) (eqs. 10-11).
+
+    Raises TypeError or ValueError (naming the argument) unless v (m/s) is finite and real,
+    0 < Fc < Fs (N) and vb > 0 (m/s).
+    """
+    v = as_real_array(v, "v")
+    Fc, Fs, vb = as_positive_scalar(Fc, "Fc"), as_positive_scalar(Fs, "Fs"), as_positive_scalar(vb, "vb")
+    if Fc >= Fs:
+        raise ValueError(f"Fc must be below Fs (the film thickness ranges over [0, 1 - Fc/Fs]), got "
+                         f"Fc = {Fc!r}, Fs = {Fs!r}.")
+    return _film_steady_state(v, Fc, Fs, vb)
+
+
+def _film_steady_state(v, Fc, Fs, vb):
     v = np.abs(np.asarray(v, dtype=float))
     return (1.0 - Fc / Fs) * (np.minimum(v, vb) / vb) ** (2.0 / 3.0)
 
@@ -333,10 +382,17 @@ def film_step(model, h, v, T):
     """Advance the film thickness over a step T with v held: the exact exponential of eq. (8).
 
     h+ = h_ss + (h - h_ss) exp(-T / tau_h), tau_h chosen by eq. (9) at the start of the step
-    (the dwell constant tau_h0 when |v| < ``model.v_dwell``).
+    (the dwell constant tau_h0 when |v| < ``model.v_dwell``). Raises TypeError if ``model`` is
+    not a RevisedLuGre, TypeError or ValueError unless h is in [0, 1], v finite and T > 0 (s).
     """
-    h_ss = float(film_steady_state(v, model.Fc, model.Fs, model.vb))
-    tau = model.tau_h(v, h, h_ss)
+    as_instance(model, "model", RevisedLuGre, "a RevisedLuGre model")
+    h = as_bounded_scalar(h, "h", 0.0, 1.0, why=" (the film thickness, dimensionless)")
+    return _film_step(model, h, as_finite_scalar(v, "v"), as_positive_scalar(T, "T"))
+
+
+def _film_step(model, h, v, T):
+    h_ss = float(_film_steady_state(v, model.Fc, model.Fs, model.vb))
+    tau = model._tau_h(v, h, h_ss)
     return h_ss + (h - h_ss) * math.exp(-T / tau)
 
 
@@ -388,7 +444,8 @@ class RevisedLuGre(FrictionModel):
 
     With ``curve=None``, ``film=False`` and ``T=0`` the model is LuGre
     (:meth:`as_lugre` returns that LuGre). The model implements
-    :class:`simlab.friction.FrictionModel`; its state is a :class:`RevisedLuGreState`.
+    :class:`simlab.friction.FrictionModel`; its state is a :class:`RevisedLuGreState`. Raises
+    TypeError or ValueError (naming the field) for a field outside the ranges above.
     """
 
     label: ClassVar[str] = "RLG"
@@ -428,18 +485,28 @@ class RevisedLuGre(FrictionModel):
             raise TypeError(f"film must be True or False, got {type(self.film).__name__}.")
 
     def g(self, v, h=0.0):
-        """Stribeck function with the film, g(v, h) = Fc + ((1 - h) Fs - Fc) exp(-|v/vs|^n) (eq. 6)."""
-        v = as_real_array(v, "v")
-        return stribeck_level(v, self.Fc, self.Fs, self.vs, self.n, as_real_array(h, "h"))
+        """Stribeck function with the film, g(v, h) = Fc + ((1 - h) Fs - Fc) exp(-|v/vs|^n) (eq. 6).
+
+        Raises TypeError or ValueError unless v (m/s) and h are finite, real and broadcast
+        together, and h (the film thickness) lies in [0, 1].
+        """
+        v, h = _as_pair(v, h, "h")
+        if np.any((h < 0.0) | (h > 1.0)):
+            raise ValueError(f"h (the film thickness) must lie in [0, 1], got {h.tolist()!r:.60}.")
+        return stribeck_level(v, self.Fc, self.Fs, self.vs, self.n, h)
 
     def h_ss(self, v):
-        """Steady-state film thickness (eqs. 10-11); 0 for every v when ``film`` is False."""
+        """Steady-state film thickness (eqs. 10-11); 0 for every v when ``film`` is False; v finite, real."""
+        v = as_real_array(v, "v")
         if not self.film:
-            return np.zeros_like(np.asarray(v, dtype=float))
-        return film_steady_state(v, self.Fc, self.Fs, self.vb)
+            return np.zeros_like(v)
+        return _film_steady_state(v, self.Fc, self.Fs, self.vb)
 
     def tau_h(self, v, h, h_ss):
-        """Film time constant by eq. (9)."""
+        """Film time constant (s) by eq. (9). Raises TypeError or ValueError for non-finite numbers."""
+        return self._tau_h(as_finite_scalar(v, "v"), as_finite_scalar(h, "h"), as_finite_scalar(h_ss, "h_ss"))
+
+    def _tau_h(self, v, h, h_ss):
         if abs(v) < self.v_dwell:
             return self.tau_h0
         return self.tau_hp if h <= h_ss else self.tau_hn
@@ -470,8 +537,11 @@ class RevisedLuGre(FrictionModel):
         """F(z) + sigma1 dz/dt + sigma2 v (N) at velocity v (m/s), eqs. (5) and (7) without the lead.
 
         The lead sigma2 T dv/dt needs the acceleration: a simulator adds ``lead_mass`` dv/dt.
+        Raises TypeError unless v is a real number and ``state`` a RevisedLuGreState, ValueError
+        if v is not finite.
         """
         v = as_finite_scalar(v, "v")
+        as_instance(state, "state", RevisedLuGreState, "a RevisedLuGreState (from initial_state or a step)")
         g = float(self.g(v, state.film))
         zdot = v - abs(v) * state.Fz / g  # eq. (5)
         return state.Fz + self.sigma1 * zdot + self.sigma2 * v
@@ -496,8 +566,8 @@ class RevisedLuGre(FrictionModel):
             z, Fz, film, memory = state
             g = stribeck_level(v, Fc, Fs, vs, n, film)  # g(v, h), eq. (6)
             if memory is not None:
-                memory.turn(1 if v > 0 else (-1 if v < 0 else 0))
-                K = memory.stiffness(z)
+                memory._turn(1 if v > 0 else (-1 if v < 0 else 0))
+                K = memory._stiffness(z)
                 Fz = memory.F if memory.direction != 0 else Fz
                 z_ss = z + (math.copysign(g, v) - Fz) / K if v != 0.0 else z
             else:
@@ -505,11 +575,11 @@ class RevisedLuGre(FrictionModel):
                 z_ss = bristle_target(v, g, s0)
             rate = abs(v) * K / g  # linearized bristle relaxation rate (1/s)
             z_next = update(z, z_ss, rate, h)
-            Fz_next = memory.move(z_next) if memory is not None else s0 * z_next
+            Fz_next = memory._move(z_next) if memory is not None else s0 * z_next
             F_start = Fz + s1 * (v - abs(v) * Fz / g) + s2 * v
             F_step = 0.5 * (Fz + Fz_next) + s1 * (z_next - z) / h + s2 * v
             if film_on:
-                film = film_step(self, film, v, h)
+                film = _film_step(self, film, v, h)
             return RevisedLuGreState(z_next, Fz_next, film, memory), F_step, F_start
 
         return step
@@ -527,6 +597,4 @@ class RevisedLuGre(FrictionModel):
 
     def without_extras(self):
         """This model with its three revisions switched off (curve None, film off, T = 0)."""
-        from dataclasses import replace
-
         return replace(self, curve=None, film=False, T=0.0)

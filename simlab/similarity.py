@@ -21,6 +21,7 @@ Used in lab04_discrete_similarity (seed 003, "离散相似法").
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,6 +29,7 @@ from scipy import linalg, signal
 
 from simlab.integrators import GRID_RTOL, NonFiniteStateError
 from simlab.lti import tf2ss
+from simlab.lti.forms import _as_tf
 from simlab.results import Result
 from simlab.validation import (
     HOLDS,
@@ -50,6 +52,10 @@ C2D_METHODS = ("zoh", "foh", "tustin")  #: methods of :func:`c2d`
 #: ``method="modal"`` refuses an eigenvector matrix V with cond(V) above this: diagonalizing
 #: would lose more than half of the 16 digits (A is defective or nearly so).
 MODAL_COND_LIMIT = 1e8
+
+_LOG_MAX = math.log(np.finfo(float).max)  # 709.78: e^x overflows beyond it
+#: How lsim names the sample period in messages (it is given through the grid t).
+_GRID_PERIOD = "T = t[1] - t[0]"
 
 
 @dataclass(frozen=True, repr=False)
@@ -107,18 +113,55 @@ def _check_grid_and_input(t, u, m):
 # --- Phi, Gamma, Gamma_hat ---
 
 
-def _discretize(A, B, T, hold):
-    """Phi, Gamma, Gamma_hat (zero for zoh) from one expm; A and B checked (may be complex)."""
+def _discretize(A, B, T, hold, system="A", period="T"):
+    """Phi, Gamma, Gamma_hat (zero for zoh) from one expm; A and B checked (may be complex).
+
+    ``system`` and ``period`` name A and T in the ValueError raised when e^{AT} or m(T) is
+    beyond the floating-point range (:func:`_require_finite_exponential`).
+    """
     n, m = B.shape
     size = n + m if hold == "zoh" else n + 2 * m
     M = np.zeros((size, size), dtype=np.result_type(A, B))
-    M[:n, :n] = A * T  # M = [[A T, B T, 0],
-    M[:n, n : n + m] = B * T  # [  0,   0, I],
+    with np.errstate(over="ignore", invalid="ignore"):
+        M[:n, :n] = A * T  # M = [[A T, B T, 0],
+        M[:n, n : n + m] = B * T  # [  0,   0, I],
     if hold == "foh":  #         [  0,   0, 0]]
         M[n : n + m, n + m :] = np.eye(m)
-    E = linalg.expm(M)
+    if not np.all(np.isfinite(M)):  # before LAPACK sees it
+        raise ValueError(
+            f"A T or B T overflows the floating-point range for {period} = {T:.6g} (largest |A| "
+            f"{np.max(np.abs(A), initial=0):.3g}, |B| {np.max(np.abs(B), initial=0):.3g}): "
+            f"choose {period} comparable with the time constants of {system}, or rescale it."
+        )
+    with np.errstate(over="ignore", invalid="ignore"):
+        E = linalg.expm(M)
+    _require_finite_exponential(E, A, T, system, period)
     Gamma_hat = E[:n, n + m :] if hold == "foh" else np.zeros((n, m), dtype=E.dtype)
     return E[:n, :n], E[:n, n : n + m], Gamma_hat
+
+
+def _require_finite_exponential(E, A, T, system, period):
+    """ValueError naming A and T when e^M has inf or NaN: why, and the range of T that works."""
+    if np.all(np.isfinite(E)):
+        return
+    eigenvalues = linalg.eigvals(A)  # A is finite (M was)
+    growth = float(np.max(eigenvalues.real))
+    if growth * T > _LOG_MAX:
+        raise ValueError(
+            f"e^(A T) overflows the floating-point range: {system} has an eigenvalue with real "
+            f"part {growth:.6g} and {period} = {T:.6g}, so e^(A T) grows like e^{growth * T:.6g}, "
+            f"beyond the largest double (about e^709.78 = 1.8e308). {period} must be below "
+            f"{_LOG_MAX / growth:.6g} for this {system}."
+        )
+    rates = np.abs(eigenvalues[eigenvalues != 0])
+    scales = (f" (1/|lambda| from {1 / rates.max():.3g} to {1 / rates.min():.3g})"
+              if rates.size else "")
+    raise ValueError(
+        f"e^(A T) and m(T) are not computable in floating point for {period} = {T:.6g}: "
+        f"||A|| T = {np.linalg.norm(A, 1) * T:.3g} is far beyond the range of the matrix "
+        f"exponential (its entries, or its scaling and squaring, leave the floating-point "
+        f"range). Choose {period} comparable with the time constants of {system}{scales}."
+    )
 
 
 def discretize(A, B, T, hold="zoh"):
@@ -164,6 +207,11 @@ def discretize(A, B, T, hold="zoh"):
     TypeError, ValueError
         For a non-numeric argument; for A not square, B with the wrong number of rows, T not
         finite and positive, or an unknown hold.
+    ValueError
+        Also if Phi or Gamma is beyond the floating-point range: e^{AT} overflows when an
+        eigenvalue of A has a real part above 709.78 / T (e^709.78 is the largest double), and
+        the matrix exponential cannot be evaluated for ||A|| T far beyond the time constants of
+        A (T = 1e300). The message names A and T and gives the largest T that works.
 
     Notes
     -----
@@ -191,7 +239,7 @@ def discretize(A, B, T, hold="zoh"):
 
 def _loop_states(A, B, x0, u, T, hold):
     """The recurrence one step at a time in Python: slow, but it reads like the lecture."""
-    Phi, Gamma, Gamma_hat = _discretize(A, B, T, hold)
+    Phi, Gamma, Gamma_hat = _discretize(A, B, T, hold, period=_GRID_PERIOD)
     x = np.empty((len(u), len(x0)))
     x[0] = x0
     for k in range(len(u) - 1):
@@ -227,7 +275,7 @@ def _triangular_recurrence(R, Bz, z0, u, T, hold):
     n, m = Bz.shape
     # One expm for [Bz, I]: the extra columns are Psi = int_0^T e^{Rs} ds, and
     # Delta = Phi_z - I = R Psi keeps full accuracy even where Phi_z is within 1e-4 of I.
-    _, Gamma, Gamma_hat = _discretize(R, np.hstack([Bz, np.eye(n)]), T, hold)
+    _, Gamma, Gamma_hat = _discretize(R, np.hstack([Bz, np.eye(n)]), T, hold, period=_GRID_PERIOD)
     Delta = np.triu(R @ Gamma[:, m:])
     Gamma, Gamma_hat = Gamma[:, :m], Gamma_hat[:, :m]
     # w[k] = (Gamma - Gamma_hat) u[k] + Gamma_hat u[k+1], k = 0 .. N-1
@@ -270,20 +318,52 @@ def _response(A, B, C, D, u, t, hold, x0, method):
     t, u, T = _check_grid_and_input(t, u, B.shape[1])
     hold = as_hold(hold)
     x0 = np.zeros(n) if x0 is None else as_initial_state(x0, n)
+    growth = float(np.max(linalg.eigvals(A).real)) if n else 0.0
+    _require_representable_transition(growth, t, T, method)
     with np.errstate(over="ignore", invalid="ignore"):
         # n = 0 (a static gain, no states): nothing to run, y = D u
         x = _RUNNERS[method](A, B, x0, u, T, hold) if n else np.zeros((len(u), 0))
         y = x @ C.T + u @ D.T  # y[k] = C x[k] + D u[k]
     if n == 0 and not np.all(np.isfinite(y)):
-        raise NonFiniteStateError("the output y = D u overflowed to inf: scale u or D down.")
-    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
+        raise NonFiniteStateError("the output y = D u overflowed to inf: scale u or D down.",
+                                  method=method, steps=len(t) - 1, h=T)
+    bad = ~(np.all(np.isfinite(x), axis=1) & np.all(np.isfinite(y), axis=1))
+    if bad.any():
+        k = int(np.argmax(bad))
+        why = (f"the system is unstable (largest Re(lambda) = {growth:.3g}) and outgrows the "
+               f"floating-point range. Shorten the time span." if growth > 0 else
+               "x0, u, B, C or D are so large that the state or the output overflows; scale "
+               "them down (change the units).")
         raise NonFiniteStateError(
-            f"the state overflowed to inf or NaN within {len(u) - 1} steps: the system is unstable "
-            f"(largest Re(lambda) = {np.max(linalg.eigvals(A).real):.3g}) and outgrows the "
-            f"floating-point range. Shorten the time span."
+            f"the state overflowed to inf or NaN at step {k} of {len(t) - 1} (t = {t[k]:.6g}, "
+            f"T = {T:.6g}): {why}",
+            method=method, step=k, steps=len(t) - 1, t=float(t[k]), h=T,
         )
     y = y[:, 0] if y.shape[1] == 1 else y
     return LinearResponse(t=t, y=y, x=x, hold=hold, method=method, T=T)
+
+
+def _require_representable_transition(growth, t, T, method):
+    """NonFiniteStateError if e^{A (t_N - t_0)} overflows: an unstable mode outgrows the doubles.
+
+    Then rounding errors in that mode (of relative size 1e-16, whatever the input) grow beyond
+    about 1.8e308 within the grid, so the response is not computable in floating point, even
+    when the input does not excite the mode in exact arithmetic.
+    """
+    span = float(t[-1] - t[0])
+    if growth * span <= _LOG_MAX:
+        return
+    steps = len(t) - 1
+    k = min(steps, max(1, math.ceil(_LOG_MAX / (growth * T))))
+    raise NonFiniteStateError(
+        f"the system is unstable (largest Re(lambda) of A = {growth:.6g}) and its transition "
+        f"matrix e^(A t) outgrows the floating-point range from step {k} of {steps} on (t = "
+        f"{t[k]:.6g}, T = {T:.6g}): e^({growth:.6g} t) passes 1.8e308 (e^709.78) once t - t0 > "
+        f"{_LOG_MAX / growth:.6g}. Rounding errors in the unstable mode grow like it whatever "
+        f"the input, so the response cannot be computed in floating point. Shorten the time "
+        f"span to below {_LOG_MAX / growth:.6g}.",
+        method=method, step=k, steps=steps, t=float(t[k]), h=T,
+    )
 
 
 def lsim(A, B, C, D, u, t, hold="zoh", x0=None, method="schur"):
@@ -332,9 +412,14 @@ def lsim(A, B, C, D, u, t, hold="zoh", x0=None, method="schur"):
     ------
     TypeError, ValueError
         For a non-numeric argument; for wrong shapes, a non-uniform grid, NaN or inf, an unknown
-        hold or method.
+        hold or method; ValueError also for a sample period T = t[1] - t[0] at which e^{AT}
+        cannot be computed (see :func:`discretize`).
     NonFiniteStateError
-        If an unstable system outgrows the floating-point range.
+        If an unstable system outgrows the floating-point range: when e^{A (t_N - t_0)}
+        overflows (the largest Re(lambda) of A times the span beyond 709.78), rounding errors
+        in the unstable mode would, whatever the input, so this is refused before the run; and
+        if the state or the output overflows during the run (too large x0, u, B, C or D). The
+        message and the fields ``step``, ``steps``, ``t`` and ``h`` (= T) say where.
 
     Examples
     --------
@@ -353,8 +438,9 @@ def lsim(A, B, C, D, u, t, hold="zoh", x0=None, method="schur"):
 def lsim_loop(A, B, C, D, u, t, hold="zoh", x0=None):
     """Textbook discrete-similarity loop, one Python step per sample (reference for :func:`lsim`).
 
-    The recurrence of :func:`lsim`; arguments, result and errors as there. It is much slower on
-    long grids, which is what lab04_discrete_similarity (seed 003) measures.
+    The recurrence of :func:`lsim`; arguments, result and errors (Raises: TypeError,
+    ValueError, NonFiniteStateError) as there. It is much slower on long grids, which is what
+    lab04_discrete_similarity (seed 003) measures.
 
     Examples
     --------
@@ -371,18 +457,21 @@ def lsim_loop(A, B, C, D, u, t, hold="zoh", x0=None):
 
 
 def _check_tf(num, den):
-    num, den = as_real_array(num, "num"), as_real_array(den, "den")
-    if num.ndim > 1:
-        raise ValueError(f"num must be 1-D (descending powers of s), got shape {num.shape}.")
-    if den.ndim != 1 or den.size == 0 or den[0] == 0:
+    """c2d's coefficients: den with a non-zero leading coefficient, then the rules of simlab.lti.
+
+    After its own shape checks, c2d applies the checks of every function of :mod:`simlab.lti`
+    (``simlab.lti.forms._as_tf``): an empty num is refused, and so are an improper G and
+    coefficients out of range (den = [1e-320, 1]), with the same messages as ``tf2ss``.
+    """
+    num_array, den_array = as_real_array(num, "num"), as_real_array(den, "den")
+    if num_array.ndim > 1:
+        raise ValueError(f"num must be 1-D (descending powers of s), got shape {num_array.shape}.")
+    if den_array.ndim != 1 or den_array.size == 0 or den_array[0] == 0:
         raise ValueError(
             f"den must be 1-D (descending powers of s) with a non-zero leading coefficient, "
-            f"e.g. [1, 3, 2], got {describe(den)}."
+            f"e.g. [1, 3, 2], got {describe(den_array)}."
         )
-    num = np.trim_zeros(num.reshape(-1), "f")
-    if num.size > den.size:
-        raise ValueError(f"num has degree {num.size - 1} > degree {den.size - 1} of den: G is "
-                         f"improper (not realizable); c2d needs deg num <= deg den.")
+    num, den = _as_tf(num_array, den_array)  # leading zeros of num dropped (0 -> [0.0])
     return np.concatenate((np.zeros(den.size - num.size), num)), den
 
 
@@ -441,8 +530,11 @@ def c2d(num, den, T, method="zoh"):
     Raises
     ------
     TypeError, ValueError
-        For non-numeric coefficients; for a zero leading coefficient of den, an improper G, T not
-        positive, or an unknown method.
+        For non-numeric coefficients; for a zero leading coefficient of den, an empty num, an
+        improper G or coefficients out of range (the rules and messages of :mod:`simlab.lti`,
+        as ``tf2ss``), T not positive, or an unknown method; ValueError also if the discrete
+        coefficients overflow (e^{pT} for a pole p with Re(p) T > 709.78, see
+        :func:`discretize`, or (2/T)^n for ``"tustin"``).
 
     Examples
     --------
@@ -459,10 +551,23 @@ def c2d(num, den, T, method="zoh"):
     method = as_choice(method, "method", C2D_METHODS)
     if den.size == 1:  # a static gain stays a static gain
         return num / den, np.ones(1)
-    if method == "tustin":
-        numd, dend = _tustin(num, den, T)
-    else:
-        A, B, C, D = tf2ss(num, den)
-        Phi, Gamma, Gamma_hat = _discretize(A, B, T, method)
-        numd, dend = _discrete_ss2tf(Phi, Gamma - Gamma_hat + Phi @ Gamma_hat, C, D + C @ Gamma_hat)
-    return numd / dend[0], dend / dend[0]
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        if method == "tustin":
+            try:
+                numd, dend = _tustin(num, den, T)
+            except OverflowError:  # (2/T)^k in Python floats
+                numd = dend = np.full(den.size, np.inf)
+        else:
+            A, B, C, D = tf2ss(num, den)
+            Phi, Gamma, Gamma_hat = _discretize(A, B, T, method, system="den (as A = tf2ss(num, den))")
+            numd, dend = _discrete_ss2tf(Phi, Gamma - Gamma_hat + Phi @ Gamma_hat, C, D + C @ Gamma_hat)
+        numd, dend = numd / dend[0], dend / dend[0]
+    if not (np.all(np.isfinite(numd)) and np.all(np.isfinite(dend))):
+        growth = ("like (2/T)^n, n = deg den" if method == "tustin" else
+                  "like e^(p T) for the poles p")
+        raise ValueError(
+            f"c2d: the discrete coefficients overflow the floating-point range for T = {T:.6g} "
+            f"and these num and den (with method {method!r} they grow {growth}): choose T "
+            f"comparable with the time constants of den, or rescale s."
+        )
+    return numd, dend

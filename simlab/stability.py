@@ -25,7 +25,17 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.integrators import METHODS
-from simlab.validation import as_choice, as_positive_scalar, as_real_array
+from simlab.validation import (
+    as_choice,
+    as_count,
+    as_interval,
+    as_positive_scalar,
+    as_real_array,
+)
+
+#: Largest number of points per axis of :func:`stability_grid` (n^2 evaluations of R; a finer
+#: grid does not show on a figure).
+MAX_GRID_POINTS = 1001
 
 __all__ = [
     "stability_polynomial",
@@ -48,6 +58,11 @@ def stability_polynomial(method):
     -------
     ndarray, shape (order + 1,)
         ``[1, 1, 1/2, ..., 1/order!]``: R(z) is the Taylor polynomial of e^z.
+
+    Raises
+    ------
+    ValueError
+        If ``method`` is not one of the names of :data:`simlab.integrators.METHODS`.
 
     Examples
     --------
@@ -73,6 +88,14 @@ def stability_function(method, z):
     complex ndarray, shape of ``z``
         The amplification factor y_{k+1} / y_k on y' = lambda y.
 
+    Raises
+    ------
+    TypeError
+        If ``z`` is not numeric.
+    ValueError
+        For an unknown method, a NaN or inf in ``z``, or a ``z`` so large that R(z) overflows
+        (|z| beyond about 2.6e77 for RK4, 1.8e308 for Euler).
+
     Examples
     --------
     >>> from simlab.stability import stability_function
@@ -81,14 +104,33 @@ def stability_function(method, z):
     """
     coefficients = stability_polynomial(method)
     z = as_real_array(z, "z", allow_complex=True)
-    return np.polynomial.polynomial.polyval(z.astype(complex), coefficients)
+    return _evaluate(coefficients, z, "z")
+
+
+def _evaluate(coefficients, z, names, magnitude=False):
+    """R(z) (or |R(z)|), refusing z so large that it overflows (|z|^p / p! beyond 1.8e308)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        R = np.polynomial.polynomial.polyval(z.astype(complex), coefficients)
+        if magnitude:
+            R = np.abs(R)
+    if not np.all(np.isfinite(R)):
+        order = len(coefficients) - 1
+        # |z|^p / p! = fmax at |z| = (fmax p!)^(1/p), in logarithms so that nothing overflows
+        limit = np.exp((np.log(np.finfo(float).max) - np.log(coefficients[-1])) / order)
+        raise ValueError(
+            f"{names}: R(z) overflows the floating-point range for |z| up to "
+            f"{float(np.max(np.abs(z))):.3g}; R is a polynomial of degree {order}, so |z| must stay "
+            f"below about {limit:.3g}."
+        )
+    return R
 
 
 def real_stability_limit(method):
     """Left end z_min < 0 of the real stability interval [z_min, 0] where |R(z)| <= 1.
 
     Found from the real negative roots of R(z) = 1 and R(z) = -1 (the interval ends where |R|
-    reaches 1): Euler and improved Euler give -2, RK4 about -2.785.
+    reaches 1): Euler and improved Euler give -2, RK4 about -2.785. Raises ValueError for an
+    unknown method.
 
     Examples
     --------
@@ -178,9 +220,33 @@ def stability_grid(method, re=(-4.0, 1.0), im=(-3.5, 3.5), n=301):
     x, y, magnitude : ndarray, shape (n, n)
         Real parts, imaginary parts and |R(x + i y)|; the region is ``magnitude <= 1``
         (see :func:`simlab.plotting.plot_stability_regions`).
+
+    Raises
+    ------
+    TypeError
+        If ``re`` or ``im`` is not a pair of real numbers, or n is not an integer.
+    ValueError
+        For an unknown method; a range with NaN, inf or low >= high; n outside 2 ..
+        :data:`MAX_GRID_POINTS`; or a range so wide that R(z) overflows.
+
+    Examples
+    --------
+    >>> from simlab.stability import stability_grid
+    >>> x, y, magnitude = stability_grid("euler", re=(-2, 0), im=(-1, 1), n=3)
+    >>> magnitude[1].tolist()                          # on the real axis: |1 + z| at -2, -1, 0
+    [1.0, 0.0, 1.0]
     """
+    coefficients = stability_polynomial(method)
+    re, im = as_interval(re, "re"), as_interval(im, "im")
+    n = as_count(n, "n", minimum=2, maximum=MAX_GRID_POINTS, meaning=" (points per axis)")
     x, y = np.meshgrid(np.linspace(*re, n), np.linspace(*im, n))
-    return x, y, np.abs(stability_function(method, x + 1j * y))
+    return x, y, _evaluate(coefficients, x + 1j * y, "re, im", magnitude=True)
+
+
+def _values(array, shown=6):
+    """The first few values of a 1-D array, for messages."""
+    text = ", ".join(f"{value:.6g}" for value in array[:shown])
+    return f"[{text}{', ...' if array.size > shown else ''}]"
 
 
 def fit_order(hs, errors):
@@ -198,9 +264,13 @@ def fit_order(hs, errors):
 
     Raises
     ------
+    TypeError
+        If ``hs`` or ``errors`` is not a sequence of real numbers.
     ValueError
-        If the shapes differ, fewer than two points are given, a step is not positive or an
-        error is zero or not finite (a log-log line cannot pass through it).
+        If the shapes differ, fewer than two points are given, a value is NaN or inf, a step
+        is not positive, the steps are all equal (no slope to fit) or an error is zero (a
+        log-log line cannot pass through it). Everything is checked before the least-squares
+        solver (LAPACK) sees the data.
 
     Examples
     --------
@@ -210,14 +280,26 @@ def fit_order(hs, errors):
     >>> round(fit_order(hs, 3.0 * hs**4), 6)
     4.0
     """
-    hs = np.asarray(hs, dtype=float)
-    errors = np.abs(np.asarray(errors, dtype=float))
-    if hs.shape != errors.shape or hs.ndim != 1 or hs.size < 2:
+    hs = as_real_array(hs, "hs", ndim=1)
+    errors = np.abs(as_real_array(errors, "errors", ndim=1))
+    if hs.shape != errors.shape or hs.size < 2:
         raise ValueError(
             f"hs and errors must be 1-D of the same length >= 2, got shapes {hs.shape} and "
             f"{errors.shape}."
         )
-    if np.any(hs <= 0) or np.any(errors == 0) or not np.all(np.isfinite(errors)):
-        raise ValueError("hs must be positive and errors finite and non-zero to fit a log-log line.")
-    slope, _ = np.polyfit(np.log(hs), np.log(errors), 1)
+    if np.any(hs <= 0):
+        raise ValueError(f"hs must be positive step sizes to fit a log-log line, got hs = {_values(hs)}.")
+    if np.any(errors == 0):
+        raise ValueError(
+            f"errors must be non-zero to fit a log-log line (log 0 = -inf), got |errors| = "
+            f"{_values(errors)}. An error of exactly 0 means the method is exact there: leave "
+            f"that step size out."
+        )
+    log_hs = np.log(hs)
+    if np.ptp(log_hs) <= 1e-12 * max(1.0, float(np.max(np.abs(log_hs)))):  # polyfit: rank 1
+        raise ValueError(
+            f"hs must hold at least two different step sizes to fit a slope, got hs = "
+            f"{_values(hs)}."
+        )
+    slope, _ = np.polyfit(log_hs, np.log(errors), 1)
     return float(slope)

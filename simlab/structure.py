@@ -46,7 +46,12 @@ import numpy as np
 
 from simlab.integrators import integrate
 from simlab.results import Result
-from simlab.validation import as_initial_state, as_input_function, as_structure_graph
+from simlab.validation import (
+    as_flag,
+    as_initial_state,
+    as_input_function,
+    as_structure_graph,
+)
 
 __all__ = ["closed_loop", "input_derivative_gain", "simulate", "StructureResult"]
 
@@ -54,7 +59,9 @@ __all__ = ["closed_loop", "input_derivative_gain", "simulate", "StructureResult"
 def _factor_H(P, W):
     """H = diag(B) - diag(D) W for one parameter set, with a clear error if it is singular."""
     B_diag, D_diag = P[:, 1], P[:, 3]
-    H = np.diag(B_diag) - D_diag[:, None] * W
+    with np.errstate(over="ignore", invalid="ignore"):
+        H = np.diag(B_diag) - D_diag[:, None] * W
+    _require_finite(H, "H = diag(B) - diag(D) W")  # before LAPACK sees it
     rank = np.linalg.matrix_rank(H)
     if rank < len(H):
         _, _, vt = np.linalg.svd(H)
@@ -75,13 +82,30 @@ def _factor_H(P, W):
     return H
 
 
+def _require_finite(matrix, what):
+    if not np.all(np.isfinite(matrix)):
+        raise ValueError(
+            f"P, W and W0 give a closed loop beyond the floating-point range: {what} overflows "
+            f"(products of their entries exceed about 1.8e308). Scale the element parameters "
+            f"[A_i, B_i, C_i, D_i] of a row by a common factor, or change the units."
+        )
+
+
 def _closed_loop_one(P, W, W0, Wc):
     H = _factor_H(P, W)
     A_diag, C_diag, D_diag = P[:, 0], P[:, 2], P[:, 3]
-    Q = C_diag[:, None] * W - np.diag(A_diag)  # Q = diag(C) W - diag(A)
-    A = np.linalg.solve(H, Q)  # A = H^-1 Q
-    B = np.linalg.solve(H, C_diag[:, None] * W0)  # B = H^-1 diag(C) W0
-    B_d = np.linalg.solve(H, D_diag[:, None] * W0)  # B_d = H^-1 diag(D) W0 (the r' term)
+    with np.errstate(over="ignore", invalid="ignore"):
+        Q = C_diag[:, None] * W - np.diag(A_diag)  # Q = diag(C) W - diag(A)
+        CW0, DW0 = C_diag[:, None] * W0, D_diag[:, None] * W0
+    for matrix, what in ((Q, "diag(C) W - diag(A)"), (CW0, "diag(C) W0"), (DW0, "diag(D) W0")):
+        _require_finite(matrix, what)  # before LAPACK sees it
+    with np.errstate(over="ignore", invalid="ignore"):
+        A = np.linalg.solve(H, Q)  # A = H^-1 Q
+        B = np.linalg.solve(H, CW0)  # B = H^-1 diag(C) W0
+        B_d = np.linalg.solve(H, DW0)  # B_d = H^-1 diag(D) W0 (the r' term)
+    for matrix, what in ((A, "A = H^-1 (diag(C) W - diag(A))"), (B, "B = H^-1 diag(C) W0"),
+                         (B_d, "B_d = H^-1 diag(D) W0")):
+        _require_finite(matrix, what)
     return A, B, Wc.copy(), B_d
 
 
@@ -112,9 +136,11 @@ def closed_loop(P, W, W0, Wc):
 
     Raises
     ------
+    TypeError
+        If an argument is not numeric.
     ValueError
-        Inconsistent shapes, a row with A_i = B_i = 0, or a singular H (an algebraic loop; the
-        message names the elements).
+        Inconsistent shapes, NaN or inf, a row with A_i = B_i = 0, or a singular H (an algebraic
+        loop; the message names the elements).
 
     Examples
     --------
@@ -140,7 +166,8 @@ def input_derivative_gain(P, W, W0, Wc):
     """B_d = H^-1 diag(D_i) W0: the gain of r' in x' = A x + B r + B_d r' (seed programs drop it).
 
     Returns an array of shape (n, q) (or (m, n, q) for a batch P). It is zero exactly when no
-    element that receives r directly (or through D-coupled elements) has D_i != 0.
+    element that receives r directly (or through D-coupled elements) has D_i != 0. Arguments
+    and errors (Raises: TypeError, ValueError) as in :func:`closed_loop`.
     """
     P, W, W0, Wc = as_structure_graph(P, W, W0, Wc)
     if P.ndim == 2:
@@ -207,6 +234,20 @@ def simulate(P, W, W0, Wc, r, t_span, h, method="rk4", x0=None, seed_compatible=
     StructureResult
         ``t``, ``x`` (every element's output), ``y`` (system output).
 
+    Raises
+    ------
+    TypeError
+        If an argument is not numeric, ``r`` (or what ``r(t)`` returns) is not a real number or
+        vector, or ``seed_compatible`` is not True or False.
+    ValueError
+        For the graph errors of :func:`closed_loop`; an input r that is NaN or inf, or a function
+        r(t) that returns NaN, inf or the wrong shape (the message names r and the time t); an
+        x0 of the wrong shape; a bad ``t_span``, ``h`` or ``method`` (see
+        :func:`simlab.integrators.integrate`).
+    NonFiniteStateError
+        If the element outputs become inf or NaN (h beyond the stability limit, or an unstable
+        graph); the message names the step.
+
     Examples
     --------
     >>> from simlab.structure import simulate
@@ -217,6 +258,7 @@ def simulate(P, W, W0, Wc, r, t_span, h, method="rk4", x0=None, seed_compatible=
     ((51, 3), (51,))
     """
     P, W, W0, Wc = as_structure_graph(P, W, W0, Wc)
+    seed_compatible = as_flag(seed_compatible, "seed_compatible")
     n, q = W0.shape
     batch = P.ndim == 3
     parts = [_closed_loop_one(p, W, W0, Wc) for p in (P if batch else [P])]

@@ -111,3 +111,105 @@ def test_zero_denominator_element_is_rejected_with_the_structure_graph_rule():
     P[2] = [0.0, 0.0, 1.0, 0.0]
     with pytest.raises(ValueError, match=r"P: element\(s\) \[3\] have A_i = B_i = 0"):
         simulate_elements(P, LOOP_W, LOOP_W0, LOOP_WC, 1.0, (0, 1), 0.1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad input (issue 14): T named as T, the row checked by element_kind, nonlinear must be a dict,
+# and a run that blows up raises NonFiniteStateError as structure.simulate does
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("T, error, message", [
+    (float("nan"), ValueError, r"^T must be a finite number, got nan"),
+    (0.0, ValueError, r"^T must be positive, got 0.0"),
+    ("0.1", TypeError, r"^T must be a real number, got '0.1' \(type str\)"),
+    (0.3, ValueError, r"^T = 0.3 cannot be the step of the time grid \(the h below\): h = 0.3 does "
+                      r"not divide the time span"),
+])
+def test_errors_for_T_name_T(T, error, message):
+    """Before, the messages named h, an argument simulate_elements does not have."""
+    with pytest.raises(error, match=message):
+        simulate_elements(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, 1.0, (0, 1), T)
+
+
+@pytest.mark.parametrize("row, error, message", [
+    ([0.0, 0.0, 1.0, 0.0], ValueError, r"row has A = B = 0: the element's denominator A \+ B s is zero"),
+    ([1.0, 2.0], ValueError, r"row must be \[A, B, C, D\], got shape \(2,\)"),
+    (None, TypeError, r"row must be a number or an array of numbers, got None"),
+    ([np.nan, 1.0, 1.0, 0.0], ValueError, r"row must be finite \(no NaN or inf\)"),
+])
+def test_element_kind_checks_its_row(row, error, message):
+    """C/(A + B s) is undefined for A = B = 0; element_kind used to call it 'proportional'."""
+    with pytest.raises(error, match=message):
+        element_kind(row)
+
+
+def test_nonlinear_must_be_a_dict():
+    """nonlinear=[1] used to fail with AttributeError: 'list' object has no attribute 'items'."""
+    with pytest.raises(TypeError, match=r"nonlinear must be a dict \{\(element number, 'input' or "
+                                        r"'output'\): element\}.*got \[1\] \(type list\)"):
+        simulate_elements(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, 1.0, (0, 1), 0.1, nonlinear=[1])
+    with pytest.raises(ValueError, match=r"element number must be 1..4"):
+        simulate_elements(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, 1.0, (0, 1), 0.1,
+                          nonlinear={(True, "output"): Saturation(1.0)})
+
+
+# A fast loop 50/(0.01 s + 1)^2 with negative feedback: the continuous loop is stable
+# (eigenvalues -100 +- 707j), but the one-step lag of the per-element method destabilizes it.
+FAST_P = [[1, 0.01, 1, 0], [1, 0.01, 50, 0]]
+FAST_W = [[0, -1], [1, 0]]
+
+
+def test_a_run_that_blows_up_raises_non_finite_state_error_naming_step_T_and_the_method():
+    """Oracle: the continuous loop's eigenvalues (stable), so the cause is the method's lag."""
+    import warnings
+
+    from simlab.integrators import NonFiniteStateError
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no RuntimeWarning on the way: the overflow is reported
+        with pytest.raises(NonFiniteStateError) as caught:
+            simulate_elements(FAST_P, FAST_W, [1, 0], [0, 1], 1.0, (0, 100), 0.05)
+    error = caught.value
+    assert (error.method, error.steps, error.h) == ("elementwise-zoh", 2000, 0.05)
+    assert 0 < error.step <= 2000 and error.t == pytest.approx(error.step * 0.05)
+    message = str(error)
+    assert f"at step {error.step} of 2000" in message and "with T = 0.05" in message
+    assert "continuous closed loop is stable" in message and "one-step lag" in message
+    assert "Try a smaller T, such as 0.005" in message
+
+
+def test_an_unstable_graph_is_named_as_the_cause_and_behaves_like_structure_simulate():
+    """x' = x (an integrator with unit positive feedback) grows like e^t: e^710 overflows."""
+    from simlab.integrators import NonFiniteStateError
+
+    graph = ([[0.0, 1.0, 1.0, 0.0]], [[1.0]], [1.0], [1.0])
+    with pytest.raises(NonFiniteStateError, match=r"at step \d+ of 20000 \(t = 7\d\d(\.\d+)?\) with T = "
+                                                  r"0.05. The structure graph itself is unstable"):
+        simulate_elements(*graph, 1.0, (0, 1000), 0.05)
+    with pytest.raises(NonFiniteStateError):
+        simulate(*graph, r=1.0, t_span=(0, 1000), h=0.05)
+
+
+def test_a_nonlinear_element_in_a_loop_that_blows_up_does_not_hide_the_cause():
+    """Backlash.step refuses inf; the loop reports the blow-up before the element sees it."""
+    from simlab.integrators import NonFiniteStateError
+    from simlab.nonlinear import Backlash
+
+    with pytest.raises(NonFiniteStateError, match=r"continuous closed loop \(without its nonlinear "
+                                                  r"elements\) is stable"):
+        simulate_elements(FAST_P, FAST_W, [1, 0], [0, 1], 1.0, (0, 100), 0.05,
+                          nonlinear={(1, "input"): Backlash(0.1)})
+
+
+@pytest.mark.parametrize("row, T, message", [
+    ([-1000.0, 1.0, 1.0, 0.0], 1.0, r"the element is unstable on its own \(pole -A/B = 1000 > 0\) and e\^\(-A T / B\) "
+                                    r"= e\^1000 overflows .* T must be below 0.709783"),
+    ([1.0, 1e-320, 1.0, 0.0], 0.1, r"its pole -A/B = -inf is beyond the floating-point range"),
+    ([1e-300, 0.0, 1e10, 0.0], 0.1, r"its gains C/A, D/A, D/B or \(C B - A D\)/B\^2 are beyond"),
+])
+def test_element_coefficients_beyond_the_floating_point_range_are_refused(row, T, message):
+    """Before: Phi = inf (or a NaN Gamma), returned with a RuntimeWarning."""
+    with pytest.raises(ValueError, match=r"row = \[.*\] with T = .* has no discrete coefficients in "
+                                         r"floating point: " + message):
+        discretize_element(row, T)

@@ -908,3 +908,107 @@ def test_state_space_shape_errors_are_the_validation_messages():
     with pytest.raises(ValueError) as got:
         ss2tf(*bad)
     assert str(got.value) == str(expected.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad input (issue 14): coefficients beyond the floating-point range are refused with the
+# argument named, instead of a wrong answer (a zero numerator, an "ill-posed" loop, inf, NaN)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_series_whose_numerator_overflows_is_refused_not_returned_as_zero():
+    """Oracle: 1e200 * 1e200 = 1e400 > 1.8e308; _combine used to zero the inf (inf <= inf)."""
+    with pytest.raises(ValueError, match=r"series: the polynomial product num1 num2 overflows the "
+                                         r"floating-point range, about 2.2e-308 to 1.8e308 in size "
+                                         r"\(num1 up to 1e\+200 in size"):
+        series([1e200], [1.0], [1e200], [1.0])
+
+
+def test_feedback_whose_loop_gain_overflows_is_refused_not_called_ill_posed():
+    with pytest.raises(ValueError, match=r"feedback: the polynomial product num1 num2 overflows") as caught:
+        feedback([1e200], [1.0], [1e200], [1.0])
+    assert "ill-posed" not in str(caught.value)
+
+
+def test_parallel_whose_numerator_sum_overflows_names_both_products():
+    with pytest.raises(ValueError, match=r"parallel: the polynomial sum num1 den2 \+ num2 den1 overflows"):
+        parallel([1e308], [1.0], [1e308], [1.0])
+
+
+def test_products_whose_leading_coefficient_underflows_are_refused():
+    """Oracle: 1e-200 * 1e-200 = 1e-400 underflows to 0: the numerator (or the degree) would be lost."""
+    with pytest.raises(ValueError, match=r"series: the polynomial product num1 num2 underflows"):
+        series([1e-200], [1.0], [1e-200], [1.0])
+    with pytest.raises(ValueError, match=r"series: the polynomial product den1 den2 underflows .*"
+                                         r"\(leading 1e-200\)"):
+        series([1.0], [1e-200, 1.0], [1.0], [1e-200, 1.0])
+
+
+def test_a_negligible_product_that_underflows_is_fine():
+    """Oracle: G/(1 + GH) = 1e-200 / (1 + 1e-400) = 1e-200 / 1 in floating point."""
+    num, den = feedback([1e-200], [1.0], [1e-200], [1.0])
+    assert num.tolist() == [1e-200] and den.tolist() == [1.0]
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: tf2ss([1.0, 2.0], [1e-320, 1.0]), "den"),
+    (lambda: series([1.0], [1e-320, 1.0], [2.0], [1.0, 2.0]), "den1"),
+    (lambda: parallel([1.0], [1.0, 1.0], [2.0], [1e-320, 2.0]), "den2"),
+    (lambda: feedback([1.0], [1e-320, 1.0], [2.0], [1.0, 2.0]), "den1"),
+    (lambda: minreal([1.0], [1e-320, 1.0]), "den"),
+    (lambda: TF([1.0], [1e-320, 1.0]), "den"),
+])
+def test_a_pole_beyond_the_floating_point_range_is_refused_naming_the_denominator(call, name):
+    """Oracle: den = [1e-320, 1] has a pole at -1e320; tf2ss returned A = -inf, C = NaN."""
+    with pytest.raises(ValueError, match=rf"^{name} is out of the coefficient range: the leading "
+                                         rf"coefficient of {name}, 9.99989e-321, is too small next to "
+                                         rf"the others .* so do the poles \(ratios to the leading "
+                                         rf"coefficient of {name} must stay below about 1.8e308\)"):
+        call()
+
+
+def test_zeros_and_gains_beyond_the_floating_point_range_are_refused_naming_num():
+    with pytest.raises(ValueError, match=r"^num is out of the coefficient range: .* so do the zeros"):
+        tf2zp([1e-320, 1.0], [1.0, 1.0, 1.0])  # a zero at -1e320: np.roots raised LinAlgError
+    with pytest.raises(ValueError, match=r"^num is out of the coefficient range: the leading "
+                                         r"coefficient of den, 1e-10, is too small next to num .* "
+                                         r"so does the realization of tf2ss"):
+        tf2ss([1e300], [1e-10, 1.0])
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: tf2ss([1e200, 0.0], [1.0, 1e200]), r"tf2ss: the result overflows .* for these num and den"),
+    (lambda: zp2tf([1e200, 1e200], [-1.0, -2.0, -3.0], 1.0),
+     r"zp2tf: the result overflows .* for these z, p and k"),
+    (lambda: ss2tf([[1e200, 0.0], [0.0, 1e200]], [[1.0], [1.0]], [[1.0, 1.0]], 0.0),
+     r"ss2tf: the result overflows .* for these A, B, C and D"),
+    (lambda: hankel_singular_values([[0.0, 1.0], [-2.0, -3.0]], [[1e200], [1.0]], [[1.0, 0.0]]),
+     r"A, B and C are out of range for balancing: B B\^T overflows"),
+])
+def test_results_that_overflow_are_refused(call, message):
+    """Before: inf or NaN coefficients returned (with a RuntimeWarning), or LAPACK's 'array must
+    not contain infs or NaNs' for the Gramians."""
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_valid_connections_are_unchanged_by_the_range_checks():
+    """Oracle: exact integer polynomial products (the docstring examples)."""
+    assert [c.tolist() for c in series([1], [1, 1], [1, 1], [1, 2])] == [[1.0, 1.0], [1.0, 3.0, 2.0]]
+    assert [c.tolist() for c in parallel([1], [1, 1], [1], [1, 2])] == [[2.0, 3.0], [1.0, 3.0, 2.0]]
+    assert [c.tolist() for c in feedback([1], [1, 4, 8, 5], 1, 1)] == [[1.0], [1.0, 4.0, 8.0, 6.0]]
+    with pytest.raises(ValueError, match=r"The feedback loop is ill-posed"):
+        feedback([1.0], [1.0], [1.0], [1.0], sign=1)
+
+
+def test_evaluating_a_transfer_function_at_a_pole_or_beyond_the_range_is_refused():
+    """Before: inf (or inf + nan j) with a RuntimeWarning printed."""
+    G = TF([1.0], [1.0, 1.0])
+    assert G(1.0) == 0.5 and G(np.array([1j]))[0] == pytest.approx(0.5 - 0.5j)
+    with pytest.raises(ValueError, match=r"^s = -1 is a pole of G \(den\(s\) = 0\): G\(s\) is infinite there"):
+        G(-1.0)
+    with pytest.raises(ValueError, match=r"^s = -1\+0j is a pole of G"):
+        G(np.array([0.0, -1.0 + 0j]))
+    with pytest.raises(ValueError, match=r"^s is too large: num\(s\) or den\(s\) overflows .* for \|s\| up "
+                                         r"to 1e\+200 \(they grow like \|s\|\^3\)"):
+        TF([1.0], [1.0, 0.0, 0.0, 0.0])(1e200)

@@ -607,3 +607,75 @@ def test_overflowing_static_gain_raises_non_finite_state_error():
     t = np.linspace(0, 1, 3)
     with pytest.raises(NonFiniteStateError, match=r"y = D u overflowed"):
         lsim([], [], [], 1e300, np.full(3, 1e300), t)
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad input (issue 14): e^{AT} beyond the floating-point range, transition matrices that
+# overflow over the grid, and c2d with lti's coefficient rules
+# ---------------------------------------------------------------------------------------------
+
+
+def test_discretize_refuses_an_overflowing_transition_matrix_naming_A_T_and_the_limit():
+    """Oracle: e^1000 > 1.8e308 = e^709.78, so T must stay below 709.78 / 1000 for A = 1000."""
+    with pytest.raises(ValueError, match=r"e\^\(A T\) overflows the floating-point range: A has an "
+                                         r"eigenvalue with real part 1000 and T = 1, so e\^\(A T\) "
+                                         r"grows like e\^1000.* T must be below 0.709783 for this A"):
+        discretize([[1000.0]], [1.0], 1.0)
+    Phi, Gamma = discretize([[1000.0]], [1.0], 0.7)  # just inside: e^700 ~ 1e304
+    assert np.isfinite(Phi).all() and np.isfinite(Gamma).all()
+
+
+def test_discretize_refuses_a_period_far_beyond_the_time_constants():
+    """T = 1e300 for time constants of 0.5 s and 1 s: expm returned NaN."""
+    with pytest.raises(ValueError, match=r"e\^\(A T\) and m\(T\) are not computable in floating point "
+                                         r"for T = 1e\+300: .* time constants of A \(1/\|lambda\| from "
+                                         r"0.5 to 1\)"):
+        discretize(A2, B2, 1e300)
+    with pytest.raises(ValueError, match=r"A T or B T overflows the floating-point range for T = 1e\+10"):
+        discretize([[1e300]], [1.0], 1e10)
+
+
+def test_lsim_refuses_a_grid_over_which_the_unstable_mode_outgrows_the_doubles():
+    """Oracle: e^{1000 t} passes 1.8e308 at t = 0.70978; the unexcited mode of a decoupled A is
+    exactly 0 in this one case only, and any rounding error in it would grow to inf."""
+    A = [[1000.0, 0.0], [0.0, -1.0]]
+    t = np.linspace(0.0, 1.0, 21)
+    for run in (lambda: lsim(A, B2, C2, 0.0, np.ones(21), t), lambda: lsim_loop(A, B2, C2, 0.0, np.ones(21), t)):
+        with pytest.raises(NonFiniteStateError, match=r"the system is unstable \(largest Re\(lambda\) of "
+                                                      r"A = 1000\) .* from step 15 of 20 on \(t = 0.75, "
+                                                      r"T = 0.05\).* Shorten the time span to below "
+                                                      r"0.709783") as caught:
+            run()
+        assert (caught.value.step, caught.value.steps, caught.value.t, caught.value.h) == (15, 20, 0.75, 0.05)
+    short = lsim(A, B2, C2, 0.0, np.ones(11), np.linspace(0.0, 0.5, 11))  # e^500: representable
+    assert np.isfinite(short.x).all()
+
+
+def test_lsim_overflow_of_a_stable_system_blames_the_sizes_not_instability():
+    with pytest.raises(NonFiniteStateError, match=r"overflowed to inf or NaN at step 1 of 2 .* x0, u, "
+                                                  r"B, C or D are so large") as caught:
+        lsim([[-1.0]], [1e300], [1e10], 0.0, np.full(3, 1e10), np.linspace(0, 1, 3))
+    assert "unstable" not in str(caught.value) and caught.value.step == 1
+
+
+def test_c2d_and_lti_share_the_rule_for_an_empty_numerator_and_the_coefficient_range():
+    """Before, c2d([], [1, 1], 0.1) returned a zero numerator where lti refuses an empty num."""
+    from simlab.lti import tf2ss
+
+    for num, den in [([], [1.0, 1.0]), ([1.0, 2.0], [1e-320, 1.0]), ([1.0, 2.0, 3.0], [1.0, 1.0])]:
+        with pytest.raises(ValueError) as from_lti:
+            tf2ss(num, den)
+        with pytest.raises(ValueError) as from_c2d:
+            c2d(num, den, 0.1)
+        assert str(from_c2d.value) == str(from_lti.value)
+    with pytest.raises(ValueError, match=r"^num is empty; give at least one coefficient"):
+        c2d([], [1.0, 1.0], 0.1)
+
+
+def test_c2d_refuses_discrete_coefficients_that_overflow():
+    with pytest.raises(ValueError, match=r"e\^\(A T\) overflows .* den \(as A = tf2ss\(num, den\)\) has "
+                                         r"an eigenvalue with real part 1000 and T = 1"):
+        c2d([1.0], [1.0, -1000.0], 1.0)
+    with pytest.raises(ValueError, match=r"c2d: the discrete coefficients overflow the floating-point "
+                                         r"range for T = 1e-200 .*method 'tustin' they grow like \(2/T\)\^n"):
+        c2d([1.0], [1.0, 2.0, 1.0], 1e-200, method="tustin")

@@ -56,3 +56,63 @@ def test_max_stable_step_for_a_real_eigenvalue():
 def test_max_stable_step_rejects_unstable_eigenvalues():
     with pytest.raises(ValueError, match="negative real part"):
         stability.max_stable_step([0.5, -1.0], "rk4")
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad input (issue 14): fit_order and stability_grid check every argument; nothing reaches
+# LAPACK unchecked (a NaN step size used to make it print "** On entry to DLASCL ...")
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("hs, errors, error, message", [
+    ([np.nan, 0.05], [1e-2, 2.5e-3], ValueError, r"hs must be finite \(no NaN or inf\), got \[nan, 0.05\]"),
+    ([0.1, 0.05], [np.inf, 2.5e-3], ValueError, r"errors must be finite \(no NaN or inf\), got \[inf, 0.0025\]"),
+    ("abc", [1e-2, 2.5e-3], TypeError, r"hs must be a number or an array of numbers, got 'abc'"),
+    ([0.1, 0.05], [[1e-2, 2.5e-3], [1.0]], TypeError, r"errors must be a number or a rectangular array"),
+    ([0.1, 0.05], [1 + 1j, 2.5e-3], TypeError, r"errors must be real, got complex values"),
+    ([[0.1, 0.05]], [[1e-2, 2.5e-3]], ValueError, r"hs must be 1-dimensional, got an array of shape \(1, 2\)"),
+    ([0.1, 0.05, 0.025], [1e-2, 2.5e-3], ValueError,
+     r"hs and errors must be 1-D of the same length >= 2, got shapes \(3,\) and \(2,\)"),
+    ([0.1, -0.05], [1e-2, 2.5e-3], ValueError, r"hs must be positive step sizes .* got hs = \[0.1, -0.05\]"),
+    ([0.1, 0.1], [1e-2, 2.5e-3], ValueError, r"hs must hold at least two different step sizes to fit a "
+                                            r"slope, got hs = \[0.1, 0.1\]"),
+    ([0.1, 0.05], [1e-2, 0.0], ValueError, r"errors must be non-zero .* got \|errors\| = \[0.01, 0\]"),
+])
+def test_fit_order_names_the_bad_argument_and_prints_nothing(hs, errors, error, message, capfd):
+    """capfd reads the process's stdout and stderr, where LAPACK writes (below Python)."""
+    with pytest.raises(error, match=message):
+        stability.fit_order(hs, errors)
+    assert capfd.readouterr() == ("", "")
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    (dict(n=True), TypeError, r"n must be an integer \(points per axis\), got True \(type bool\)"),
+    (dict(n=2.5), TypeError, r"n must be an integer \(points per axis\), got 2.5"),
+    (dict(n=1), ValueError, r"n must be between 2 and 1001 \(points per axis\), got 1"),
+    (dict(n=10**5), ValueError, r"n must be between 2 and 1001 \(points per axis\), got 100000"),
+    (dict(re=(0.0, np.nan)), ValueError, r"re\[1\] \(high\) must be a finite number, got nan"),
+    (dict(im="ab"), TypeError, r"im must be a pair \(low, high\) of numbers, got 'ab'"),
+    (dict(re=(1.0, 1.0)), ValueError, r"re must be a range \(low, high\) with low < high, got \(1.0, 1.0\)"),
+    (dict(re=(-1e200, 0.0)), ValueError, r"re, im: R\(z\) overflows the floating-point range for \|z\| up "
+                                         r"to 1e\+200; .* below about 2.56e\+77"),
+])
+def test_stability_grid_checks_n_re_and_im(kwargs, error, message):
+    """n = 0 used to give empty arrays, n = True a 1x1 grid, n = 10**5 a MemoryError."""
+    with pytest.raises(error, match=message):
+        stability.stability_grid("rk4", **kwargs)
+
+
+def test_stability_grid_default_is_unchanged():
+    """Oracle: the formula of the docstring, |R(x + iy)| on a 301 x 301 grid."""
+    x, y, magnitude = stability.stability_grid("heun")
+    assert x.shape == y.shape == magnitude.shape == (301, 301)
+    z = x + 1j * y
+    np.testing.assert_array_equal(magnitude, np.abs(np.polynomial.polynomial.polyval(z, [1.0, 1.0, 0.5])))
+
+
+def test_stability_function_refuses_z_where_R_overflows():
+    """Oracle: |z|^4 / 24 passes 1.8e308 near |z| = 2.56e77 (RK4)."""
+    assert np.isfinite(stability.stability_function("rk4", -1e76))
+    with pytest.raises(ValueError, match=r"z: R\(z\) overflows the floating-point range for \|z\| up to "
+                                         r"1e\+100; R is a polynomial of degree 4"):
+        stability.stability_function("rk4", -1e100)

@@ -220,3 +220,47 @@ def test_structure_graph_without_elements_is_refused():
     """n = 0 elements is not a static gain (the output Wc y holds element outputs only)."""
     with pytest.raises(ValueError, match=r"P has no rows: a structure graph needs at least one"):
         closed_loop(np.zeros((0, 4)), np.zeros((0, 0)), np.zeros((0, 1)), np.zeros((1, 0)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad input (issue 14): the input r is checked and named, seed_compatible is a bool, a closed
+# loop beyond the floating-point range is refused before LAPACK
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("r, message", [
+    (lambda t: float("nan"), r"r\(t\) must return finite input values; r\(0.0\) returned nan"),
+    (lambda t: 10.0 if t < 0.5 else float("inf"),
+     r"r\(t\) must return finite input values; r\(0.5\) returned inf"),
+    (float("nan"), r"r must be finite \(no NaN or inf\), got nan"),
+])
+def test_a_non_finite_reference_input_is_blamed_on_r_not_on_the_step_size(r, message):
+    """Before, a NaN from r(t) made the state NaN, and the NonFiniteStateError said to reduce h."""
+    with pytest.raises(ValueError, match=message):
+        simulate(seed_P(2), SEED_W, SEED_W0, SEED_WC, r=r, t_span=(0, 1), h=0.1)
+
+
+def test_a_reference_input_function_returning_text_is_a_type_error_naming_r():
+    with pytest.raises(TypeError, match=r"r\(t\) must return a number or a vector of q = 1 real "
+                                        r"input values; r\(0.0\) returned 'ten' \(type str\)"):
+        simulate(seed_P(2), SEED_W, SEED_W0, SEED_WC, r=lambda t: "ten", t_span=(0, 1), h=0.1)
+
+
+@pytest.mark.parametrize("value, shown", [("yes", "'yes' (type str)"), (1, "1 (type int)"),
+                                          (None, "None (type NoneType)")])
+def test_seed_compatible_must_be_a_bool(value, shown):
+    """Oracle: the signature (a flag). 'yes' or 1 used to be accepted and stored in the result."""
+    import re
+
+    with pytest.raises(TypeError, match=rf"seed_compatible must be True or False, got {re.escape(shown)}"):
+        simulate(seed_P(2), SEED_W, SEED_W0, SEED_WC, r=10, t_span=(0, 1), h=0.1, seed_compatible=value)
+    result = simulate(seed_P(2), SEED_W, SEED_W0, SEED_WC, r=10, t_span=(0, 1), h=0.1,
+                      seed_compatible=np.bool_(True))
+    assert result.seed_compatible is True
+
+
+def test_closed_loop_beyond_the_floating_point_range_is_refused_before_lapack():
+    """diag(C) W = 1e300 * 1e10 overflows: refused with the matrix named, not solved with inf."""
+    with pytest.raises(ValueError, match=r"P, W and W0 give a closed loop beyond the floating-point "
+                                         r"range: diag\(C\) W - diag\(A\) overflows"):
+        closed_loop([[1.0, 1.0, 1e300, 0.0]], [[1e10]], [1.0], [1.0])

@@ -263,3 +263,84 @@ def test_hold_is_zero_order_or_triangle():
     assert as_hold("zoh") == "zoh" and as_hold("foh") == "foh"
     with pytest.raises(ValueError, match=r"hold must be one of 'zoh', 'foh' \(zero-order"):
         as_hold("tustin")
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad input (issue 14): options (flags, counts, intervals), r(t) checked at every call, and the
+# package layout (every name importable from simlab.validation)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_flag_is_true_or_false_only():
+    import re
+
+    from simlab.validation import as_flag
+
+    assert as_flag(True, "seed_compatible") is True
+    assert as_flag(np.bool_(False), "seed_compatible") is False
+    for value, shown in [("yes", "'yes' (type str)"), (1, "1 (type int)"), (None, "None (type NoneType)"),
+                         (float("nan"), "nan (type float)")]:
+        with pytest.raises(TypeError, match=rf"seed_compatible must be True or False, got {re.escape(shown)}"):
+            as_flag(value, "seed_compatible")
+
+
+def test_count_is_a_whole_number_within_bounds():
+    from simlab.validation import as_count
+
+    assert as_count(np.int64(301), "n", minimum=2, maximum=1001) == 301
+    for value in [True, 2.5, 3.0, "3", float("nan"), None]:
+        with pytest.raises(TypeError, match=r"n must be an integer \(points per axis\), got "):
+            as_count(value, "n", minimum=2, maximum=1001, meaning=" (points per axis)")
+    with pytest.raises(ValueError, match=r"n must be between 2 and 1001 \(points per axis\), got 100000"):
+        as_count(10**5, "n", minimum=2, maximum=1001, meaning=" (points per axis)")
+    with pytest.raises(ValueError, match=r"order must be at least 0, got -1"):
+        as_count(-1, "order", minimum=0)
+
+
+def test_interval_is_a_pair_of_finite_numbers_low_below_high():
+    from simlab.validation import as_interval
+
+    assert as_interval((-4, 1), "re") == (-4.0, 1.0)
+    with pytest.raises(TypeError, match=r"im must be a pair \(low, high\) of numbers, got 'ab' \(type str\)"):
+        as_interval("ab", "im")
+    with pytest.raises(TypeError, match=r"re must be a pair \(low, high\) of numbers, got \(0.0, 1.0, 2.0\)"):
+        as_interval((0.0, 1.0, 2.0), "re")
+    with pytest.raises(ValueError, match=r"re\[1\] \(high\) must be a finite number, got nan"):
+        as_interval((0.0, float("nan")), "re")
+    with pytest.raises(ValueError, match=r"re must be a range \(low, high\) with low < high, got \(1.0, 0.0\)"):
+        as_interval((1.0, 0.0), "re")
+
+
+@pytest.mark.parametrize("returned, error, message", [
+    (float("nan"), ValueError, r"r\(t\) must return finite input values; r\(0.25\) returned nan"),
+    (np.array([1.0, np.inf]), ValueError,
+     r"r\(t\) must return finite input values; r\(0.25\) returned array of shape \(2,\) and dtype "
+     r"float64 with NaN or inf in it"),
+    ("ten", TypeError, r"r\(t\) must return a number or a vector of q = 2 real input values; "
+                       r"r\(0.25\) returned 'ten' \(type str\)"),
+    ([1j, 2.0], TypeError, r"r\(0.25\) returned \[1j, 2.0\] \(type list\)"),
+    (None, TypeError, r"r\(0.25\) returned None"),
+])
+def test_input_function_checks_what_r_of_t_returns_and_names_the_time(returned, error, message):
+    """A NaN input is the input's fault: it must not reach the integrator, which would blame h."""
+    r = as_input_function(lambda t: returned, 2)
+    with pytest.raises(error, match=message):
+        r(0.25)
+
+
+def test_input_function_keeps_numbers_ints_and_bools_from_r_of_t():
+    """Valid values pass unchanged (a step written as t >= 1 included, as before)."""
+    np.testing.assert_array_equal(as_input_function(lambda t: t >= 1.0, 1)(2.0), [1.0])
+    np.testing.assert_array_equal(as_input_function(lambda t: 3, 2)(0.0), [3.0, 3.0])
+    np.testing.assert_array_equal(as_input_function(lambda t: np.float64(0.5), 1)(0.0), [0.5])
+
+
+def test_every_checker_is_importable_from_the_package():
+    import simlab.validation as validation
+    from simlab.validation import graphs, parameters
+
+    for module in (graphs, parameters):
+        for name in module.__all__:
+            assert getattr(validation, name) is getattr(module, name)
+            assert name in validation.__all__
+    assert len(validation.__all__) == len(set(validation.__all__))

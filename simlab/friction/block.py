@@ -53,6 +53,15 @@ def _check_model(model, name="model"):
     return model
 
 
+def _check_run(t_end, h, x0, v0, z0):
+    """The grid t_k = k h on [0, t_end] and the initial state (x0, v0, z0) as floats, checked."""
+    from simlab.integrators import time_grid
+
+    t_end = as_positive_scalar(t_end, "t_end")  # named here: time_grid would call it t_span[1]
+    t, h = time_grid((0.0, t_end), h)
+    return t, h, as_finite_scalar(x0, "x0"), as_finite_scalar(v0, "v0"), as_finite_scalar(z0, "z0")
+
+
 def spring_block(model, k, v_pull, m, t_end, h, method="exponential", x0=0.0, v0=0.0, z0=0.0):
     """Stick-slip of a block of mass m on a LuGre surface, pulled through a spring k at speed v_pull.
 
@@ -85,17 +94,26 @@ def spring_block(model, k, v_pull, m, t_end, h, method="exponential", x0=0.0, v0
     Returns
     -------
     SpringBlockResult
+
+    Raises
+    ------
+    TypeError
+        If ``model`` is not a LuGre, or a number is not a real number.
+    ValueError
+        If k, m, t_end or h is not positive, h does not divide t_end, a value is NaN or inf, or
+        ``method`` is not one of :data:`SPRING_BLOCK_METHODS`.
+    simlab.integrators.NonFiniteStateError
+        If the state becomes inf or NaN (an explicit method above its step limit).
     """
     from simlab.integrators import euler as euler_integrate
     from simlab.integrators import rk4 as rk4_integrate
-    from simlab.integrators import time_grid
 
     _check_model(model)
     k = as_positive_scalar(k, "k")
     m = as_positive_scalar(m, "m")
     v_pull = as_finite_scalar(v_pull, "v_pull")
     as_choice(method, "method", SPRING_BLOCK_METHODS)
-    t, h = time_grid((0.0, t_end), h)
+    t, h, x0, v0, z0 = _check_run(t_end, h, x0, v0, z0)
     if method in ("euler", "rk4"):
         Fc, Fs, vs, n = model.Fc, model.Fs, model.vs, model.n
         s0, s1, s2 = model.sigma0, model.sigma1, model.sigma2
@@ -142,6 +160,13 @@ def _block_loop(model, applied, m, t, h, method, x0, v0, z0, name):
     return SpringBlockResult(t, xs, vs, Fs, zs, method, h)
 
 
+def _value(value):
+    """A 0-d or one-element array as its number, for the check of what force(t) returned."""
+    if isinstance(value, np.ndarray) and value.size == 1:
+        return value.reshape(())
+    return value
+
+
 @dataclass(frozen=True)
 class FrictionResponse(Result):
     """A friction model driven by a prescribed velocity; unpacks as ``t, F``. Fields: t, v, z, F."""
@@ -175,6 +200,13 @@ def velocity_response(model, v, T, method="exponential", z0=0.0):
     Returns
     -------
     FrictionResponse
+
+    Raises
+    ------
+    TypeError
+        If ``model`` is not a LuGre, or v, T, z0 are not real.
+    ValueError
+        If v is empty, not 1-D or not finite, T <= 0, z0 not finite, or ``method`` unknown.
     """
     _check_model(model)
     v = as_real_array(v, "v", ndim=1)
@@ -198,17 +230,38 @@ def block_with_force(model, force, m, t_end, h, method="exponential", x0=0.0, v0
     implicit over each step, the block with the step-averaged friction force). Used for the
     pre-sliding displacement and the break-away force of lab08.
 
+    Parameters
+    ----------
+    model : LuGre
+    force : callable
+        The applied force force(t) (N), returning a finite number.
+    m : float
+        Mass (kg), > 0.
+    t_end, h : float
+        Span [0, t_end] and step (s); h must divide t_end.
+    method : {"exponential", "implicit"}
+    x0, v0, z0 : float
+        Initial position, velocity and bristle state.
+
     Returns
     -------
     SpringBlockResult
-    """
-    from simlab.integrators import time_grid
 
+    Raises
+    ------
+    TypeError
+        If ``model`` is not a LuGre, ``force`` is not callable or does not return a real number,
+        or a number is not a real number.
+    ValueError
+        If m, t_end or h is not positive, h does not divide t_end, a value (or force(h/2)) is NaN
+        or inf, or ``method`` is not "exponential" or "implicit".
+    """
     _check_model(model)
     if not callable(force):
         raise TypeError(f"force must be a function force(t) in N, got {type(force).__name__}.")
     m = as_positive_scalar(m, "m")
     as_choice(method, "method", ("exponential", "implicit"))
-    t, h = time_grid((0.0, t_end), h)
+    t, h, x0, v0, z0 = _check_run(t_end, h, x0, v0, z0)
+    as_finite_scalar(_value(force(0.5 * h)), f"force(t) at t = {0.5 * h:g} s (the first mid-step)")
     return _block_loop(model, lambda t_mid, x_mid: force(t_mid), m, t, h, method, x0, v0, z0,
                        "block_with_force")

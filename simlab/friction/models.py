@@ -19,7 +19,7 @@ from simlab.friction.kernels import (
     stribeck_level,
 )
 from simlab.results import Result
-from simlab.validation import as_choice, as_finite_scalar, as_positive_scalar, as_real_array
+from simlab.validation import as_choice, as_finite_scalar, as_flag, as_positive_scalar, as_real_array
 
 __all__ = [
     "FrictionModel",
@@ -35,10 +35,22 @@ __all__ = [
 
 
 def bristle_update(method):
-    """The bristle-update kernel called ``method`` (one of :data:`BRISTLE_METHODS`), checked."""
+    """The bristle-update kernel called ``method`` (one of :data:`BRISTLE_METHODS`), checked.
+
+    Raises ValueError if ``method`` is not one of them.
+    """
     return BRISTLE_UPDATES[as_choice(method, "method", BRISTLE_UPDATES)]
 
 
+def _as_pair(v, other, name="z"):
+    """v and ``other`` (the argument ``name``: z, or h for the film) as float arrays that broadcast."""
+    v, other = as_real_array(v, "v"), as_real_array(other, name)
+    try:
+        np.broadcast_shapes(v.shape, other.shape)
+    except ValueError:
+        raise ValueError(f"v and {name} must broadcast together (one {name} per velocity v), got v of "
+                         f"shape {v.shape} and {name} of shape {other.shape}.") from None
+    return v, other
 
 
 class FrictionModel:
@@ -116,6 +128,9 @@ def _check_damping(value, name):
 def stribeck(v, Fc, Fs, vs, n=2):
     """Stribeck function g(v) = Fc + (Fs - Fc) exp(-|v/vs|^n) (N), array-friendly.
 
+    Raises TypeError or ValueError (naming the argument) unless v is finite and real, Fc, Fs >= 0
+    and vs, n > 0.
+
     Examples
     --------
     >>> from simlab.friction import stribeck
@@ -130,7 +145,8 @@ def static_friction(v, Fc, Fs, vs, sigma2, n=2):
     """Static friction model F = sgn(v) g(v) + sigma2 v (seed 002, eq. 1), in N.
 
     At v = 0 the model gives 0 (sgn 0 = 0): a static map cannot say which force it holds while
-    stuck, which is exactly what a dynamic model adds.
+    stuck, which is exactly what a dynamic model adds. Raises as :func:`stribeck`, and
+    ValueError for sigma2 < 0.
     """
     sigma2 = _check_damping(sigma2, "sigma2")
     v = as_real_array(v, "v")
@@ -155,6 +171,9 @@ class StaticFriction(FrictionModel):
         Viscous friction coefficient (N s/m), >= 0.
     n : float
         Stribeck exponent, > 0.
+
+    Raises TypeError or ValueError (naming the field) for a field that is not a finite real
+    number, Fc, Fs or sigma2 < 0, or vs, n <= 0.
 
     Examples
     --------
@@ -193,7 +212,11 @@ class StaticFriction(FrictionModel):
         return None
 
     def stepper(self, method="exponential"):
-        """``step(None, v, h) -> (None, F, F)`` with F = sgn(v) g(v) + sigma2 v (``method`` is unused)."""
+        """``step(None, v, h) -> (None, F, F)``, F = sgn(v) g(v) + sigma2 v (``method`` checked, unused).
+
+        Raises ValueError if ``method`` is not one of :data:`BRISTLE_METHODS`. The step itself
+        takes floats and checks nothing (it runs inside the simulators' loops).
+        """
         bristle_update(method)
         Fc, Fs, vs, n, s2 = self.Fc, self.Fs, self.vs, self.n, self.sigma2
 
@@ -243,6 +266,9 @@ class LuGre(FrictionModel):
 
     The state of the model is the bristle deflection z (m), a float.
 
+    Raises TypeError or ValueError (naming the field) for a field that is not a finite real
+    number, Fc or Fs <= 0, vs, sigma0 or n <= 0, or sigma1, sigma2 < 0.
+
     Examples
     --------
     >>> from simlab.friction import LuGre
@@ -267,6 +293,9 @@ class LuGre(FrictionModel):
 
     def __post_init__(self):
         _check_curve(self.Fc, self.Fs, self.vs, self.n)
+        if self.Fc == 0 or self.Fs == 0:
+            raise ValueError(f"Fc and Fs must be > 0 for LuGre: g(v), between Fc and Fs, divides the bristle "
+                             f"equation; got Fc = {self.Fc!r}, Fs = {self.Fs!r}.")
         as_positive_scalar(self.sigma0, "sigma0")
         for name in ("sigma1", "sigma2"):
             _check_damping(getattr(self, name), name)
@@ -288,14 +317,21 @@ class LuGre(FrictionModel):
         return bristle_target(v, self.g(v), self.sigma0)
 
     def zdot(self, v, z):
-        """Bristle equation dz/dt = v - sigma0 |v| z / g(v) (m/s)."""
-        v = as_real_array(v, "v")
-        return lugre_rates(v, np.asarray(z, dtype=float), self.g(v), self.sigma0, self.sigma1, self.sigma2)[0]
+        """Bristle equation dz/dt = v - sigma0 |v| z / g(v) (m/s).
+
+        Raises TypeError or ValueError if v (m/s) or z (m) is not finite and real, or if they do
+        not broadcast together.
+        """
+        v, z = _as_pair(v, z)
+        return lugre_rates(v, z, self.g(v), self.sigma0, self.sigma1, self.sigma2)[0]
 
     def force(self, v, z):
-        """Friction force F = sigma0 z + sigma1 dz/dt + sigma2 v (N); ``z`` is the model's state."""
-        v = as_real_array(v, "v")
-        return lugre_rates(v, np.asarray(z, dtype=float), self.g(v), self.sigma0, self.sigma1, self.sigma2)[1]
+        """Friction force F = sigma0 z + sigma1 dz/dt + sigma2 v (N); ``z`` is the model's state.
+
+        Raises TypeError or ValueError as :meth:`zdot`.
+        """
+        v, z = _as_pair(v, z)
+        return lugre_rates(v, z, self.g(v), self.sigma0, self.sigma1, self.sigma2)[1]
 
     def steady_state_force(self, v):
         """Force at constant v after the bristles settle: sgn(v) g(v) + sigma2 v (the static curve)."""
@@ -316,7 +352,8 @@ class LuGre(FrictionModel):
         z_ss = sgn(v) g(v) / sigma0; the update advances it (:data:`BRISTLE_UPDATES`). F_start
         is the force at (v, z); F_step = sigma0 (z + z_next)/2 + sigma1 (z_next - z)/h + sigma2 v
         is the force averaged over the step (exact for the sigma0 z and sigma1 dz/dt terms when
-        z_next is exact).
+        z_next is exact). Raises ValueError if ``method`` is not one of :data:`BRISTLE_METHODS`;
+        the step itself takes floats and checks nothing (it runs inside the simulators' loops).
         """
         update = bristle_update(method)
         Fc, Fs, vs, n = self.Fc, self.Fs, self.vs, self.n
@@ -351,8 +388,10 @@ class LuGre(FrictionModel):
 
         See :attr:`sigma1_passive_limit` for the condition and its source. The classic set of
         Canudas de Wit et al. (1995), sigma1 = sqrt(1e5) with sigma2 = 0.4, violates it (limit
-        0.8 N s/m), as Astrom and Canudas-de-Wit point out in 2008.
+        0.8 N s/m), as Astrom and Canudas-de-Wit point out in 2008. Raises TypeError if ``warn``
+        is not a bool.
         """
+        warn = as_flag(warn, "warn")
         passive = self.sigma1 < self.sigma1_passive_limit
         if not passive and warn:
             warnings.warn(
@@ -364,7 +403,7 @@ class LuGre(FrictionModel):
             )
         return passive
 
-    def sfunction(self, v, Ts=0.001, x0=(0.0, 0.0)):
+    def sfunction(self, v, Ts=0.001, x0=(0.0, 0.0), allow_blowup=False):
         """Replay the discrete S-function of seed 000 for a sampled velocity v[k], exactly.
 
         State x = [z, zdot]. Each sample, as Simulink calls mdlOutputs then mdlUpdate (direct
@@ -373,7 +412,11 @@ class LuGre(FrictionModel):
             F[k]   = sigma0 x1[k] + sigma1 x2[k] + sigma2 v[k]
             x[k+1] = [[1, Ts], [-sigma0 |v[k]| / g(v[k]), 0]] x[k] + [0, 1] v[k]
 
-        so z[k+1] = z[k] + Ts zdot[k-1]: an Euler step with a lagged slope.
+        so z[k+1] = z[k] + Ts zdot[k-1]: an Euler step with a lagged slope. For constant v its
+        characteristic equation is lambda^2 - lambda + a Ts = 0 with the bristle rate
+        a = sigma0 |v| / g(v): the scheme is stable only for a Ts < 1 (lab08), and beyond that it
+        grows like sqrt(a Ts)^k until the force overflows. The replay therefore refuses a run
+        with a[k] Ts >= 1 at some sample, unless ``allow_blowup`` is True.
 
         Parameters
         ----------
@@ -383,11 +426,23 @@ class LuGre(FrictionModel):
             Sample time (s), > 0 (the seed's 1 ms).
         x0 : (float, float)
             Initial [z, zdot] (the seed's remark tries [0; -10]).
+        allow_blowup : bool
+            Run the replay even where the scheme is unstable (lab08 shows the blow-up on
+            purpose); the forces then grow without bound and become inf or NaN.
 
         Returns
         -------
         SFunctionResult
             ``t`` (k Ts), ``F`` (N), ``x`` (shape (N, 2), the state at each sample).
+
+        Raises
+        ------
+        TypeError, ValueError
+            If v is not a finite 1-D sequence, Ts not a positive number, x0 not two finite
+            numbers or allow_blowup not a bool.
+        simlab.integrators.NonFiniteStateError
+            If a[k] Ts >= 1 at some sample and ``allow_blowup`` is False; the message gives the
+            stability limit of Ts, g(v) / (sigma0 |v|) at the fastest sample.
         """
         v = as_real_array(v, "v", ndim=1)
         Ts = as_positive_scalar(Ts, "Ts")
@@ -395,6 +450,8 @@ class LuGre(FrictionModel):
         if x.shape != (2,):
             raise ValueError(f"x0 must be [z, zdot], got shape {x.shape}.")
         g = self.g(v)
+        if not as_flag(allow_blowup, "allow_blowup"):
+            self._check_seed_scheme(v, g, Ts)
         F = np.empty(len(v))
         states = np.empty((len(v), 2))
         x1, x2 = float(x[0]), float(x[1])
@@ -404,7 +461,21 @@ class LuGre(FrictionModel):
             x1, x2 = x1 + Ts * x2, -self.sigma0 * abs(v[k]) / g[k] * x1 + v[k]  # mdlUpdate
         return SFunctionResult(t=Ts * np.arange(len(v)), F=F, x=states)
 
+    def _check_seed_scheme(self, v, g, Ts):
+        """NonFiniteStateError if the seed's scheme is unstable at some sample: a[k] Ts >= 1."""
+        from simlab.integrators import NonFiniteStateError
 
+        a = self.sigma0 * np.abs(v) / g  # bristle rate at each sample (1/s)
+        k = int(np.argmax(a)) if a.size else 0
+        if a.size and a[k] * Ts >= 1.0:
+            raise NonFiniteStateError(
+                f"sfunction: the seed's scheme is unstable at Ts = {Ts:g} s. It needs a Ts < 1 with the "
+                f"bristle rate a = sigma0 |v| / g(v); at sample {k} (v = {v[k]:g} m/s) a = {a[k]:.4g} 1/s, "
+                f"so a Ts = {a[k] * Ts:.4g} and the forces would grow like sqrt(a Ts)^k. The stability "
+                f"limit is Ts < g(v) / (sigma0 |v|) = {1.0 / a[k]:.4g} s. Take a smaller Ts, use "
+                f"velocity_response (exact bristle update, stable for every step), or pass "
+                f"allow_blowup=True to show the blow-up on purpose.",
+                method="seed S-function", step=k, steps=len(v), t=k * Ts, h=Ts)
 
 
 def bristle_step(model, z, v, T, method="exponential"):
@@ -431,13 +502,20 @@ def bristle_step(model, z, v, T, method="exponential"):
     -------
     ndarray or float
         z at the end of the step.
+
+    Raises
+    ------
+    TypeError
+        If ``model`` is not a LuGre, or z, v, T are not real numbers.
+    ValueError
+        If z or v is not finite or they do not broadcast together, T <= 0, or ``method`` is
+        not one of :data:`BRISTLE_UPDATES`.
     """
     if not isinstance(model, LuGre):
         raise TypeError(f"model must be a LuGre parameter set, got {type(model).__name__}.")
     T = as_positive_scalar(T, "T")
     update = bristle_update(method)
-    v = as_real_array(v, "v")
-    z = as_real_array(z, "z")
+    v, z = _as_pair(v, z)
     g = model.g(v)
     return update(z, bristle_target(v, g, model.sigma0), model.sigma0 * np.abs(v) / g, T)
 

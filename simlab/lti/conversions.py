@@ -10,7 +10,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.lti.forms import _EPS, _as_roots, _as_tf, _poly_from_roots, _strip
+from simlab.lti.forms import (
+    _EPS,
+    _as_roots,
+    _as_tf,
+    _poly_from_roots,
+    _require_finite,
+    _strip,
+)
 from simlab.validation import as_finite_scalar, as_state_space
 
 __all__ = ["tf2ss", "ss2tf", "tf2zp", "zp2tf", "ss2zp", "zp2ss"]
@@ -45,8 +52,10 @@ def tf2ss(num, den):
     TypeError
         If a coefficient is not a real number.
     ValueError
-        If the model is improper (deg num > deg den), ``den`` is zero or empty, or a coefficient
-        is NaN or inf.
+        If the model is improper (deg num > deg den), ``den`` is zero or empty, a coefficient
+        is NaN or inf, or the coefficients are out of range: the monic form num/a0, den/a0
+        (a0 = den[0]) or C = b - b0 a must stay below about 1.8e308 in size (den = [1e-320, 1],
+        a pole at -1e320, is refused).
 
     Examples
     --------
@@ -60,7 +69,7 @@ def tf2ss(num, den):
     >>> print(np.round(A[0], 4), np.round(C, 4), np.round(D, 4))
     [-2.8333 -6.3333 -6.5   ] [[1.1944 2.4444 5.5833]] [[0.1667]]
     """
-    num, den = _as_tf(num, den)  # also rejects an improper model (deg num > deg den)
+    num, den = _as_tf(num, den)  # also rejects an improper model and coefficients out of range
     n = len(den) - 1
     a = den / den[0]  # monic denominator: 1, a1, ..., an
     b = np.concatenate([np.zeros(n + 1 - len(num)), num]) / den[0]  # b0, ..., bn
@@ -70,7 +79,9 @@ def tf2ss(num, den):
         A[1:, :-1] = np.eye(n - 1)  # ones on the sub-diagonal: x_{i+1}' = x_i
     B = np.zeros((n, 1))
     B[:1, 0] = 1.0
-    C = (b[1:] - b[0] * a[1:]).reshape(1, n)  # c_i = b_i - b0 a_i
+    with np.errstate(over="ignore", invalid="ignore"):
+        C = (b[1:] - b[0] * a[1:]).reshape(1, n)  # c_i = b_i - b0 a_i
+    _require_finite("tf2ss", "num and den", C)
     D = np.array([[b[0]]])
     return A, B, C, D
 
@@ -108,7 +119,8 @@ def ss2tf(A, B, C, D):
         If an entry is not a real number.
     ValueError
         If A is not square, the shapes of B, C, D do not fit A, the model has more than one
-        input or output, or an entry is NaN or inf.
+        input or output, an entry is NaN or inf, or a coefficient of the result overflows
+        (they are products of up to n eigenvalues of A).
 
     Examples
     --------
@@ -122,8 +134,11 @@ def ss2tf(A, B, C, D):
     n, d = A.shape[0], D[0, 0]
     if n == 0:
         return np.array([d]), np.ones(1)
-    den = np.real(np.poly(np.linalg.eigvals(A)))
-    return _numerator_from_zeros(A, B, C, d, n), den
+    with np.errstate(over="ignore", invalid="ignore"):
+        den = np.real(np.poly(np.linalg.eigvals(A)))
+        num = _numerator_from_zeros(A, B, C, d, n) if np.all(np.isfinite(den)) else den
+    _require_finite("ss2tf", "A, B, C and D", num, den)
+    return num, den
 
 
 def _numerator_from_zeros(A, B, C, d, n):
@@ -227,7 +242,8 @@ def zp2tf(z, p, k):
     TypeError
         If k is not a real number or z, p are not numeric.
     ValueError
-        If complex values of z or p are not in conjugate pairs, or a value is NaN or inf.
+        If complex values of z or p are not in conjugate pairs, a value is NaN or inf, or a
+        coefficient of the result overflows (they are products of the roots, times k).
 
     Examples
     --------
@@ -238,8 +254,10 @@ def zp2tf(z, p, k):
     """
     z, p = _as_roots(z, "z"), _as_roots(p, "p")
     k = as_finite_scalar(k, "k")
-    num = _strip(k * _poly_from_roots(z, "z"))
-    den = _poly_from_roots(p, "p")
+    with np.errstate(over="ignore", invalid="ignore"):
+        num = _strip(k * _poly_from_roots(z, "z"))
+        den = _poly_from_roots(p, "p")
+    _require_finite("zp2tf", "z, p and k", num, den)
     if len(num) > len(den):
         raise ValueError(
             f"z, p give an improper model: {len(num) - 1} zeros but {len(den) - 1} poles "

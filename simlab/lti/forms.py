@@ -31,6 +31,7 @@ from simlab.validation import as_real_array
 __all__ = ["TF"]
 
 _EPS = np.finfo(float).eps
+_HUGE = np.finfo(float).max  # about 1.8e308, the largest double
 
 
 # ---------------------------------------------------------------------------------------------
@@ -70,7 +71,45 @@ def _as_tf(num, den, names=("num", "den")):
             f"(deg num <= deg den), the ones a state-space model can represent; an ideal "
             f"differentiator cannot be simulated. Add a fast pole, e.g. s/(0.01 s + 1)."
         )
+    _require_monic_range(num, den, names)
     return num, den
+
+
+def _require_monic_range(num, den, names):
+    """The coefficient range rule: num/a0, den/a0 (a0 = den[0]) and num/b0 (b0 = num[0]) finite.
+
+    Every conversion divides by the leading coefficient a0 of den (the realization of
+    :func:`tf2ss`, the poles as roots of the monic den), and the zeros are the roots of
+    num/b0. A ratio |c| / |a0| (or |c| / |b0|) beyond the largest double, about 1.8e308, is not
+    representable: tf2ss would return inf and NaN, and den has a pole beyond the floating-point
+    range (den = [1e-320, 1], a pole at -1e320).
+    """
+    for poly, name, over in ((den, names[1], den), (num, names[0], den), (num, names[0], num)):
+        largest = float(np.max(np.abs(poly)))
+        if largest / _HUGE > abs(over[0]):  # largest / over[0] overflows (so that nothing does)
+            lead = names[1] if over is den else names[0]
+            which = "the others" if poly is over else name
+            roots = ("so do the poles" if poly is den else "so do the zeros" if over is num else
+                     "so does the realization of tf2ss (C and D)")
+            raise ValueError(
+                f"{name} is out of the coefficient range: the leading coefficient of {lead}, "
+                f"{over[0]:.6g}, is too small next to {which} (largest |coefficient| "
+                f"{largest:.6g}): {name} / {over[0]:.6g} has coefficients beyond the "
+                f"floating-point range, and {roots} (ratios to the leading coefficient "
+                f"of {lead} must stay below about 1.8e308). If the leading term is meant to be "
+                f"zero, drop it; otherwise rescale s (change the time unit)."
+            )
+
+
+def _require_finite(function, names, *arrays):
+    """A result of ``function`` that overflowed: ValueError naming the arguments behind it."""
+    if all(np.all(np.isfinite(array)) for array in arrays):
+        return
+    raise ValueError(
+        f"{function}: the result overflows the floating-point range (about 1e-308 to 1.8e308 in "
+        f"size) for these {names}: its coefficients are products of theirs. Rescale s (change "
+        f"the time unit) or the gain so that the coefficients stay well inside that range."
+    )
 
 
 def _as_roots(value, name):
@@ -126,6 +165,14 @@ class TF:
         Numerator coefficients, descending powers of s.
     den : array_like or float, optional
         Denominator coefficients; default 1 (a static gain).
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`simlab.lti.tf2ss`: non-numeric, NaN or inf, empty or zero-denominator
+        coefficients, an improper model, or coefficients out of range (ratios to the leading
+        coefficient beyond about 1.8e308). The operators raise what :func:`series`,
+        :func:`parallel` and :func:`feedback` raise.
 
     Examples
     --------
@@ -188,12 +235,27 @@ class TF:
         return self._coerce(other) + (-self)
 
     def __call__(self, s):
-        """Evaluate G(s) at a (complex) point or array, e.g. ``G(1j * w)``."""
+        """Evaluate G(s) at a (complex) point or array, e.g. ``G(1j * w)``.
+
+        Raises TypeError or ValueError if ``s`` is not numeric or not finite, ValueError if an
+        s is a pole (den(s) = 0: G is infinite there) or so large that num(s) or den(s)
+        overflows.
+        """
         s = as_real_array(s, "s", allow_complex=True)
-        return np.polyval(self.num, s) / np.polyval(self.den, s)
+        with np.errstate(over="ignore", invalid="ignore"):
+            num, den = np.polyval(self.num, s), np.polyval(self.den, s)
+        if not (np.all(np.isfinite(num)) and np.all(np.isfinite(den))):
+            raise ValueError(
+                f"s is too large: num(s) or den(s) overflows the floating-point range for |s| up "
+                f"to {float(np.max(np.abs(s))):.3g} (they grow like |s|^{len(self.den) - 1})."
+            )
+        if np.any(den == 0):
+            pole = np.ravel(s)[np.argmax(np.ravel(den) == 0)]
+            raise ValueError(f"s = {pole:.6g} is a pole of G (den(s) = 0): G(s) is infinite there.")
+        return num / den
 
     def feedback(self, other=1, sign=-1):
-        """Closed loop G / (1 - sign G H) with H = ``other``; see :func:`feedback`."""
+        """Closed loop G / (1 - sign G H) with H = ``other``; see :func:`feedback` (and its errors)."""
         from simlab.lti.interconnection import feedback
 
         other = self._coerce(other)
@@ -217,7 +279,7 @@ class TF:
         return float(num[-1] / den[-1]) if den[-1] != 0 else float("inf")
 
     def to_ss(self):
-        """Controllable canonical realisation ``(A, B, C, D)``; see :func:`tf2ss`."""
+        """Controllable canonical realisation ``(A, B, C, D)``; see :func:`tf2ss` (and its errors)."""
         from simlab.lti.conversions import tf2ss
 
         return tf2ss(self.num, self.den)

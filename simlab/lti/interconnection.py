@@ -14,22 +14,58 @@ from simlab.validation import as_finite_scalar
 
 __all__ = ["series", "parallel", "feedback"]
 
+_TINY = np.finfo(float).tiny  # about 2.2e-308, the smallest normal double
 
-def _combine(terms):
-    """Sum of ``sign * conv(p, q)`` over ``(sign, p, q)``; coefficients at rounding level -> 0.
+
+def _combine(terms, function):
+    """Sum of ``sign * conv(p, q)`` over ``(sign, p, q, names)``; rounding-level coefficients -> 0.
 
     A coefficient whose size is below the rounding error of the products that make it up
     (``|c| <= 4 L eps sum |p| * |q|``) is indistinguishable from 0 and set to exactly 0, so that a
     cancelled leading term does not leave a spurious tiny coefficient (and a huge root).
+
+    A sum that leaves the floating-point range is refused with a ValueError naming the
+    polynomials (``names``, e.g. ``("num1", "num2")``): a product that overflows (inf, which the
+    rule above would turn into 0, a wrong answer), or a leading coefficient that underflows
+    (below the smallest normal double, about 2.2e-308: the degree would come out wrong, or a
+    non-zero result come out zero). A negligible product that underflows is fine.
     """
-    length = max(len(p) + len(q) - 1 for _, p, q in terms)
+    length = max(len(p) + len(q) - 1 for _, p, q, _ in terms)
     total, scale = np.zeros(length), np.zeros(length)
-    for sign, p, q in terms:
-        product = np.convolve(p, q)
-        total[length - len(product):] += sign * product
-        scale[length - len(product):] += np.convolve(np.abs(p), np.abs(q))
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        for sign, p, q, names in terms:
+            product = np.convolve(p, q)
+            magnitude = np.convolve(np.abs(p), np.abs(q))
+            if not np.all(np.isfinite(magnitude)):
+                raise ValueError(_range_message(function, [(p, q, names)], "overflows"))
+            total[length - len(product):] += sign * product
+            scale[length - len(product):] += magnitude
+    if not np.all(np.isfinite(scale)):
+        raise ValueError(_range_message(function, [term[1:] for term in terms], "overflows"))
+    # The leading coefficient of the sum comes from the longest non-zero products.
+    nonzero = [term for term in terms if term[1].any() and term[2].any()]
+    if nonzero:
+        top = max(len(p) + len(q) - 1 for _, p, q, _ in nonzero)
+        if scale[length - top] < _TINY:
+            leading = [term[1:] for term in nonzero if len(term[1]) + len(term[2]) - 1 == top]
+            raise ValueError(_range_message(function, leading, "underflows"))
     total[np.abs(total) <= 4 * length * _EPS * scale] = 0.0
     return _strip(total)
+
+
+def _range_message(function, products, what):
+    """``products``: (p, q, (name_p, name_q)) of the products behind the failure."""
+    sizes = "; ".join(
+        f"{a} up to {np.max(np.abs(p)):.3g} in size (leading {p[0]:.3g}), {b} up to "
+        f"{np.max(np.abs(q)):.3g} (leading {q[0]:.3g})" for p, q, (a, b) in products)
+    terms = " + ".join(f"{a} {b}" for _, _, (a, b) in products)
+    return (
+        f"{function}: the polynomial {'sum' if len(products) > 1 else 'product'} {terms} {what} "
+        f"the floating-point range, about "
+        f"2.2e-308 to 1.8e308 in size ({sizes}): the result has no representation in floating "
+        f"point. Rescale s (change the time unit) or the gains so that the coefficients, and "
+        f"their products, stay within that range."
+    )
 
 
 def series(num1, den1, num2, den2):
@@ -60,7 +96,8 @@ def series(num1, den1, num2, den2):
     """
     num1, den1 = _as_tf(num1, den1, ("num1", "den1"))
     num2, den2 = _as_tf(num2, den2, ("num2", "den2"))
-    return _combine([(1, num1, num2)]), _combine([(1, den1, den2)])
+    return (_combine([(1, num1, num2, ("num1", "num2"))], "series"),
+            _combine([(1, den1, den2, ("den1", "den2"))], "series"))
 
 
 def parallel(num1, den1, num2, den2):
@@ -78,7 +115,8 @@ def parallel(num1, den1, num2, den2):
     """
     num1, den1 = _as_tf(num1, den1, ("num1", "den1"))
     num2, den2 = _as_tf(num2, den2, ("num2", "den2"))
-    return _combine([(1, num1, den2), (1, num2, den1)]), _combine([(1, den1, den2)])
+    num = _combine([(1, num1, den2, ("num1", "den2")), (1, num2, den1, ("num2", "den1"))], "parallel")
+    return num, _combine([(1, den1, den2, ("den1", "den2"))], "parallel")
 
 
 def feedback(num1, den1, num2, den2, sign=-1):
@@ -125,10 +163,11 @@ def feedback(num1, den1, num2, den2, sign=-1):
             f"sign must be -1 (negative feedback, the default) or +1 (positive feedback), "
             f"got {sign!r}."
         )
-    den = _combine([(1, den1, den2), (-sign, num1, num2)])  # d1 d2 - sign n1 n2
+    den = _combine([(1, den1, den2, ("den1", "den2")), (-sign, num1, num2, ("num1", "num2"))],
+                   "feedback")  # d1 d2 - sign n1 n2
     if not den.any():
         raise ValueError(
             "The feedback loop is ill-posed: d1 d2 - sign n1 n2 is identically zero, so "
             "1 - sign G H = 0 at every s and the closed loop has no transfer function."
         )
-    return _combine([(1, num1, den2)]), den
+    return _combine([(1, num1, den2, ("num1", "den2"))], "feedback"), den

@@ -73,6 +73,12 @@ def minreal(num, den, tol=1e-4):
     MinrealResult
         Unpacks as ``num, den``; ``removed_zeros`` and ``removed_poles`` say what went.
 
+    Raises
+    ------
+    TypeError, ValueError
+        For num and den as in :func:`simlab.lti.tf2ss` (non-numeric, NaN or inf, empty, zero
+        den, improper, out of range); for tol not finite and positive.
+
     Examples
     --------
     >>> from simlab.lti import minreal, series
@@ -143,11 +149,27 @@ def _balance(A, B, C):
 def _balance_scaled(A, B, C):
     # Controllability and observability Gramians (能控/能观格拉姆矩阵):
     #   A Wc + Wc A^T + B B^T = 0,   A^T Wo + Wo A + C^T C = 0
-    Lc = _psd_factor(solve_continuous_lyapunov(A, -B @ B.T))
-    Lo = _psd_factor(solve_continuous_lyapunov(A.T, -C.T @ C))
+    with np.errstate(over="ignore", invalid="ignore"):
+        BB, CC = B @ B.T, C.T @ C
+    for product, name in ((BB, "B B^T"), (CC, "C^T C")):
+        _require_finite_gramian(product, name)  # before LAPACK sees it
+    with np.errstate(over="ignore", invalid="ignore"):
+        Wc, Wo = solve_continuous_lyapunov(A, -BB), solve_continuous_lyapunov(A.T, -CC)
+    for gramian, name in ((Wc, "the controllability Gramian Wc"), (Wo, "the observability Gramian Wo")):
+        _require_finite_gramian(gramian, name)
+    Lc, Lo = _psd_factor(Wc), _psd_factor(Wo)
     # Lo^T Lc = U Sigma V^T; the singular values are sqrt(eig(Wc Wo)), the HSVs.
     U, hsv, Vt = svd(Lo.T @ Lc)
     return hsv, U, Vt.T, Lc, Lo
+
+
+def _require_finite_gramian(matrix, what):
+    if not np.all(np.isfinite(matrix)):
+        raise ValueError(
+            f"A, B and C are out of range for balancing: {what} overflows the floating-point "
+            f"range (about 1.8e308), from large entries of B or C or an A close to instability. "
+            f"Rescale the states (B by 1/k and C by k keeps the transfer function) or the units."
+        )
 
 
 def hankel_singular_values(A, B, C):
@@ -170,8 +192,12 @@ def hankel_singular_values(A, B, C):
 
     Raises
     ------
+    TypeError
+        If an entry is not a real number.
     ValueError
-        If A is not stable or the shapes do not fit (see :func:`ss2tf`).
+        If A is not stable, the shapes do not fit (see :func:`ss2tf`), or the Gramians overflow
+        the floating-point range (B B^T or C^T C beyond about 1.8e308, or an A close to
+        instability).
 
     Examples
     --------
@@ -264,8 +290,8 @@ def balred(A, B, C, D, order, method="truncate"):
     TypeError
         If order is not an integer.
     ValueError
-        If A is not stable, order is out of range or above the numerically minimal order, or
-        the shapes do not fit.
+        If A is not stable, order is out of range or above the numerically minimal order, the
+        shapes do not fit, or the Gramians overflow (see :func:`hankel_singular_values`).
 
     Examples
     --------

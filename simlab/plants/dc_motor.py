@@ -32,7 +32,7 @@ import numpy as np
 
 from simlab.integrators import rk4
 from simlab.results import Result
-from simlab.validation import as_choice, as_finite_scalar, as_positive_scalar, describe
+from simlab.validation import as_bounded_scalar, as_choice, as_finite_scalar, as_flag, as_positive_scalar, describe
 
 __all__ = [
     "DriveParameters",
@@ -61,7 +61,10 @@ ANTI_WINDUP = ("none", "analog", "clamping", "back-calculation")
 
 @dataclass(frozen=True)
 class DriveParameters:
-    """Parameters of the double-loop drive, with units (defaults: the textbook example)."""
+    """Parameters of the double-loop drive, with units (defaults: the textbook example).
+
+    Raises TypeError or ValueError (naming the field) for a field that is not a finite number > 0.
+    """
 
     UN: float = 220.0  #: rated armature voltage (V)
     IN: float = 136.0  #: rated armature current (A)
@@ -215,9 +218,7 @@ def design_regulators(p=None, h=5.0):
     (135.1, 1.014, 396.4, 11.7)
     """
     p = _parameters(p)
-    h = as_finite_scalar(h, "h")
-    if h <= 1:
-        raise ValueError(f"h must be > 1 (the ASR zero must lie below the crossover), got {h!r}.")
+    h = _check_h(h)
     T_sum_i = p.Ts + p.Toi
     KI = 0.5 / T_sum_i
     tau_i = p.Tl
@@ -236,6 +237,19 @@ def design_regulators(p=None, h=5.0):
     )
     checks = tuple(DesignCheck(c, float(v), float(lim), bool(v <= lim)) for c, v, lim in checks)
     return RegulatorDesign(T_sum_i, KI, tau_i, Ki, T_sum_n, h, tau_n, KN, Kn, checks)
+
+
+def _check_h(h):
+    """The mid-frequency width h of a type-II loop, checked: a finite number h > 1.
+
+    The closed loop of K (h T s + 1)/(s^2 (T s + 1)), K T^2 = (h + 1)/(2 h^2), has the polynomial
+    T^3 s^3 + T^2 s^2 + K h T s + K: by Routh stable if and only if h > 1 (undamped at h = 1).
+    """
+    h = as_finite_scalar(h, "h")
+    if h <= 1:
+        raise ValueError(f"h must be > 1 (the mid-frequency width), got {h!r}: the type-II loop is stable "
+                         f"only for h > 1 (Routh), and h = 1 leaves it oscillating undamped.")
+    return h
 
 
 def _type2_den(h):
@@ -267,7 +281,8 @@ def type2_disturbance_peak(h=5.0):
 
     With T = 1 the speed change is Delta C(s) = (s + 1)/(s^3 + s^2 + K h s + K), K = (h+1)/(2 h^2),
     and the base value C_b = 2 F K2 T = 2: the textbook table gives 81.2 % for h = 5 (computed here,
-    by discrete similarity, not looked up). Used in lab07 (Task 5) and lecture 06.
+    by discrete similarity, not looked up). Used in lab07 (Task 5) and lecture 06. The valid range
+    is h > 1, where the loop is stable; TypeError or ValueError otherwise.
 
     Returns
     -------
@@ -284,7 +299,7 @@ def type2_disturbance_peak(h=5.0):
     from simlab.lti import tf2ss
     from simlab.similarity import lsim
 
-    _, den = _type2_den(as_finite_scalar(h, "h"))
+    _, den = _type2_den(_check_h(h))
     t = np.linspace(0.0, 60.0, 60001)
     A, B, C, D = tf2ss([1.0, 1.0], den)
     # impulse response = free response from x0 = B
@@ -294,11 +309,15 @@ def type2_disturbance_peak(h=5.0):
 
 
 def type2_step_overshoot(h=5.0):
-    """Percent overshoot of the linear type-II loop K (h T s + 1)/(s^2 (T s + 1)) for a step (37.6 % at h = 5)."""
+    """Percent overshoot of the linear type-II loop K (h T s + 1)/(s^2 (T s + 1)) for a step (37.6 % at h = 5).
+
+    The valid range is h > 1, where the closed loop is stable (Routh; at h = 1 it oscillates
+    undamped, below it diverges). Raises TypeError or ValueError unless h is a finite number > 1.
+    """
     from simlab.lti import tf2ss
     from simlab.similarity import lsim
 
-    K, den = _type2_den(as_finite_scalar(h, "h"))
+    K, den = _type2_den(_check_h(h))
     t = np.linspace(0.0, 60.0, 60001)
     A, B, C, D = tf2ss([K * h, K], den)
     y = lsim(A, B, C, D, np.ones_like(t), t).y
@@ -310,11 +329,14 @@ def predicted_speed_overshoot(p=None, design=None, z=0.0, n_ref=None):
 
     sigma_n = (Delta C_max / C_b) * 2 (lambda - z) (Delta n_N / n*) (T_sum_n / Tm),
 
-    with z = I_dL / I_N the load factor. 8.31 % for the textbook example at no load.
+    with z = I_dL / I_N the load factor, 0 <= z < lambda (at z >= lambda the drive cannot
+    accelerate). 8.31 % for the textbook example at no load. Raises TypeError if ``p`` or
+    ``design`` has the wrong type, TypeError or ValueError for z outside [0, lambda) or n_ref <= 0.
     """
     p = _parameters(p)
     design = _design(design, p)
-    z = as_finite_scalar(z, "z")
+    z = as_bounded_scalar(z, "z", 0.0, p.overload, open_high=True,
+                          why=f" (the load factor I_dL / I_N, below the overload factor lambda = {p.overload:g})")
     n_ref = p.nN if n_ref is None else as_positive_scalar(n_ref, "n_ref")
     ratio = type2_disturbance_peak(design.h).ratio
     return 100.0 * ratio * 2 * (p.overload - z) * p.delta_nN / n_ref * design.T_sum_n / p.Tm
@@ -412,21 +434,45 @@ def simulate_drive(p=None, design=None, t_end=1.0, h=5e-5, n_ref=None, load=0.0,
     Raises
     ------
     TypeError
-        If ``p`` or ``design`` has the wrong type, or a signal is neither a number nor a function.
+        If ``p`` or ``design`` has the wrong type, a signal is neither a number nor a function,
+        or ``asr_limit``, ``acr_limit`` is not a bool.
     ValueError
-        If ``anti_windup`` is not one of :data:`ANTI_WINDUP`, ``t_end`` is not positive, or ``h``
-        does not divide the span (checked by :func:`simlab.rk4`).
+        If ``anti_windup`` is not one of :data:`ANTI_WINDUP`, ``t_end`` or ``h`` is not positive,
+        or ``h`` does not divide the span (checked by :func:`simlab.rk4`).
+    simlab.integrators.NonFiniteStateError
+        If h is beyond the RK4 stability limit of the drive (the loop linearized with each
+        regulator linear or at its limit; 3.59 ms for the textbook example): the run would blow
+        up. The message gives the limit.
     """
+    from simlab.integrators import NonFiniteStateError
+
     p = _parameters(p)
     design = _design(design, p)
     as_choice(anti_windup, "anti_windup", ANTI_WINDUP)
-    t_end = as_positive_scalar(t_end, "t_end")
-    n_star = _as_function_of_t(p.nN if n_ref is None else n_ref, "n_ref")
-    load_of_t = _as_function_of_t(load, "load")
-    grid_of_t = _as_function_of_t(grid, "grid")
+    t_end, h = as_positive_scalar(t_end, "t_end"), as_positive_scalar(h, "h")
+    Uim = p.Uim if as_flag(asr_limit, "asr_limit") else None
+    Ucm = p.Ucm if as_flag(acr_limit, "acr_limit") else None
+    f = _drive_rhs(p, design, _as_function_of_t(p.nN if n_ref is None else n_ref, "n_ref"),
+                   _as_function_of_t(load, "load"), _as_function_of_t(grid, "grid"), anti_windup, Uim, Ucm)
+    h_limit = _rk4_step_limit(p, design)
+    if h > h_limit:
+        raise NonFiniteStateError(
+            f"simulate_drive: h = {h:g} s is beyond the RK4 stability limit of the drive, h <= {h_limit:.3g} s "
+            f"(the loop linearized with each regulator linear or at its limit): the run would blow up. Take "
+            f"a smaller h; the default 5e-05 s resolves Ts = {p.Ts:g} s.", method="rk4", h=h)
+    t, x = rk4(f, (0.0, t_end), np.zeros(9), h)
+    Kn, Ki = design.Kn, design.Ki
+    Ui, Uc = np.empty(len(t)), np.empty(len(t))
+    for k in range(len(t)):
+        x_rn, x_fn, I_n, x_ri, x_fi, I_i = x[k, :6]
+        Ui[k] = _pi_output(Kn, I_n, x_rn - x_fn, Uim)[1]
+        Uc[k] = _pi_output(Ki, I_i, x_ri - x_fi, Ucm)[1]
+    return DriveResult(t=t, n=x[:, 8], Id=x[:, 7], Ui_ref=Ui, Uc=Uc, Ud0=x[:, 6], states=x)
+
+
+def _drive_rhs(p, design, n_star, load_of_t, grid_of_t, anti_windup, Uim, Ucm):
+    """f(t, x) of the drive's nine state equations (:func:`simulate_drive`); a limit None is off."""
     Kn, tau_n, Ki, tau_i = design.Kn, design.tau_n, design.Ki, design.tau_i
-    Uim = p.Uim if asr_limit else None
-    Ucm = p.Ucm if acr_limit else None
     k_mech = p.R / (p.Ce * p.Tm)
 
     def f(t, x):
@@ -447,14 +493,26 @@ def simulate_drive(p=None, design=None, t_end=1.0, h=5e-5, n_ref=None, load=0.0,
             k_mech * (Id - load_of_t(t)),  # mechanics R/(Ce Tm s)
         ])
 
-    t, x = rk4(f, (0.0, t_end), np.zeros(9), h)
-    Ui = np.empty(len(t))
-    Uc = np.empty(len(t))
-    for k in range(len(t)):
-        x_rn, x_fn, I_n, x_ri, x_fi, I_i = x[k, :6]
-        Ui[k] = _pi_output(Kn, I_n, x_rn - x_fn, Uim)[1]
-        Uc[k] = _pi_output(Ki, I_i, x_ri - x_fi, Ucm)[1]
-    return DriveResult(t=t, n=x[:, 8], Id=x[:, 7], Ui_ref=Ui, Uc=Uc, Ud0=x[:, 6], states=x)
+    return f
+
+
+def _rk4_step_limit(p, design):
+    """RK4 stability limit of h (s): the drive linearized with each regulator linear or at its limit.
+
+    In each regime f is linear (a limit at 0 holds the output constant), so f(e_j) - f(0) is the
+    column j of the Jacobian; the integrators' zero eigenvalues limit nothing and are dropped.
+    """
+    from simlab.stability import max_stable_step
+
+    zero = lambda t: 0.0  # noqa: E731 - no inputs: only the Jacobian counts
+    limits = []
+    for Uim, Ucm in ((None, None), (0.0, None), (None, 0.0), (0.0, 0.0)):
+        f = _drive_rhs(p, design, zero, zero, zero, "none", Uim, Ucm)
+        A = np.column_stack([f(0.0, e) - f(0.0, np.zeros(9)) for e in np.eye(9)])
+        lambdas = np.linalg.eigvals(A)
+        lambdas = lambdas[lambdas.real < -1e-9 * np.max(np.abs(lambdas))]
+        limits.append(max_stable_step(lambdas, "rk4") if lambdas.size else np.inf)
+    return min(limits)
 
 
 def structure_graph(p=None, design=None):
@@ -473,6 +531,8 @@ def structure_graph(p=None, design=None):
     W0 : ndarray, shape (9, 3)
     Wc : ndarray, shape (2, 9)
         Rows: speed n, current Id.
+
+    Raises TypeError if ``p`` is not DriveParameters or ``design`` not a RegulatorDesign.
     """
     p = _parameters(p)
     d = _design(design, p)
@@ -514,7 +574,8 @@ def linear_closed_loop(p=None, design=None):
     so the result of order 10 keeps three common pole-zero pairs: at s = 0 (the integrators) and
     at the filter poles -1/Ton and -1/Toi, which appear both in the loops and in the reference
     filters. num(0) = den(0) = 0 therefore; apply :func:`simlab.lti.minreal` (order 7) before
-    reading the DC gain. Used to check the simulations against an independent model.
+    reading the DC gain. Used to check the simulations against an independent model. Raises
+    TypeError if ``p`` is not DriveParameters or ``design`` not a RegulatorDesign.
     """
     from simlab.lti import feedback, series
 

@@ -39,7 +39,13 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from simlab.results import Result
-from simlab.validation import as_finite_scalar, as_positive_scalar
+from simlab.validation import (
+    as_finite_scalar,
+    as_flag,
+    as_instance,
+    as_positive_scalar,
+    as_real_array,
+)
 
 __all__ = [
     "CylinderParameters",
@@ -64,6 +70,9 @@ class CylinderParameters:
     is not in the seed: those defaults are estimates, rounded from the derivation of
     :func:`simlab.course.lab09_pneumatic_friction.valve_estimates` (from what the text reports)
     and marked "estimated" below.
+
+    Raises TypeError or ValueError (naming the field) for a field that is not a finite positive
+    number, d >= D, k <= 1, or a valve dead zone that breaks un < um < u_max.
     """
 
     D: float = 0.025  #: bore (m), seed 002 sect. 3.1
@@ -117,8 +126,16 @@ class CylinderParameters:
         return math.sqrt(self.k / (self.R * self.Ts))
 
 
+def _parameters(params):
+    """``params`` checked as CylinderParameters."""
+    return as_instance(params, "params", CylinderParameters, "CylinderParameters")
+
+
 def critical_pressure_ratio(k=1.4):
-    """Critical (choking) pressure ratio r* = (2/(k+1))^(k/(k-1)); 0.5283 for air."""
+    """Critical (choking) pressure ratio r* = (2/(k+1))^(k/(k-1)); 0.5283 for air.
+
+    Raises TypeError or ValueError unless k is a finite number > 1.
+    """
     k = as_finite_scalar(k, "k")
     if k <= 1:
         raise ValueError(f"k must exceed 1, got {k!r}.")
@@ -126,7 +143,10 @@ def critical_pressure_ratio(k=1.4):
 
 
 def choked_flow_factor(k=1.4):
-    """Flow factor of choked flow, (2/(k+1))^((k+1)/(2(k-1))); 0.5787 for air (eq. 16's 0.58)."""
+    """Flow factor of choked flow, (2/(k+1))^((k+1)/(2(k-1))); 0.5787 for air (eq. 16's 0.58).
+
+    Raises TypeError or ValueError unless k is a finite number > 1.
+    """
     k = as_finite_scalar(k, "k")
     if k <= 1:
         raise ValueError(f"k must exceed 1, got {k!r}.")
@@ -145,6 +165,8 @@ def flow_factor(r, k=1.4):
     """Flow factor gamma(r) of eqs. (16)-(17) for the downstream/upstream pressure ratio r.
 
     gamma_jb = flow_factor(p_j / p_s) (building), gamma_je = flow_factor(p_atm / p_j) (exhausting).
+    r may be a number (the result is a float) or an array. Raises TypeError unless r is real
+    (not bool), ValueError if r is negative, NaN or inf or k <= 1.
 
     Examples
     --------
@@ -154,9 +176,9 @@ def flow_factor(r, k=1.4):
     """
     k = as_finite_scalar(k, "k")
     r_crit, choked = critical_pressure_ratio(k), choked_flow_factor(k)
-    r_arr = np.asarray(r, dtype=float)
-    if np.any(~np.isfinite(r_arr)) or np.any(r_arr < 0):
-        raise ValueError(f"r (a pressure ratio) must be finite and >= 0, got {r!r}.")
+    r_arr = as_real_array(r, "r")
+    if np.any(r_arr < 0):
+        raise ValueError(f"r (a pressure ratio) must be >= 0, got {r!r}.")
     out = np.vectorize(lambda value: _gamma(float(value), k, r_crit, choked), otypes=[float])(r_arr)
     return float(out) if out.ndim == 0 else out
 
@@ -165,9 +187,11 @@ def valve_mass_flow(u, p, params):
     """Mass flow into a chamber at pressure p (Pa, absolute) for the valve input u (V), eq. (15).
 
     Positive while building pressure (u >= um), zero in the dead zone, negative while exhausting
-    (u <= un). Raises ValueError for u outside [0, u_max].
+    (u <= un). Raises TypeError if ``params`` is not CylinderParameters or u, p are not real
+    numbers, ValueError for u outside [0, u_max] or p <= 0.
     """
-    u = as_finite_scalar(u, "u")
+    params = _parameters(params)
+    u = _valve_input(u, "u", params)
     p = as_positive_scalar(p, "p")
     return _mass_flow(u, p, params, critical_pressure_ratio(params.k), choked_flow_factor(params.k))
 
@@ -184,17 +208,58 @@ def _mass_flow(u, p, P, r_crit, choked):
     return _gamma(P.patm / p, P.k, r_crit, choked) * p * P.flow_constant * P.KV2 * (u - P.un)
 
 
+def _valve_input(u, name, P):
+    """A valve input (V) checked within [0, u_max], where eq. (15) holds."""
+    u = as_finite_scalar(u, name)
+    if not 0.0 <= u <= P.u_max:
+        side = f"above the rated {P.u_max!r} V" if u > P.u_max else "below 0 V"
+        raise ValueError(f"{name} = {u!r} V is {side}: the valve law (eq. 15) holds for 0 <= u <= u_max = "
+                         f"{P.u_max!r} V.")
+    return u
+
+
+def _position(x, P):
+    """A piston position x (m, a float or an array) checked within the stroke [0, L]."""
+    checked = as_finite_scalar(x, "x") if isinstance(x, float) else as_real_array(x, "x")
+    if np.any((checked < 0.0) | (checked > P.L)):
+        got = repr(checked) if np.ndim(checked) == 0 else f"values from {checked.min():g} to {checked.max():g} m"
+        raise ValueError(f"x must lie within the stroke [0, L] = [0, {P.L:g}] m (a chamber volume would be "
+                         f"off the cylinder), got {got}.")
+    return x if isinstance(x, float) else checked
+
+
 def chamber_volumes(x, params):
-    """Chamber volumes V1 = V10 + A1 x, V2 = V20 + A2 (L - x) (m^3), eq. (19); x a float or an array."""
+    """Chamber volumes V1 = V10 + A1 x, V2 = V20 + A2 (L - x) (m^3), eq. (19); x a float or an array.
+
+    Raises TypeError if ``params`` is not CylinderParameters or x not real, ValueError for x
+    (m) outside the stroke [0, L] or not finite.
+    """
+    params = _parameters(params)
+    return _volumes(_position(x, params), params)
+
+
+def _volumes(x, P):
     if not isinstance(x, float):
         x = np.asarray(x, dtype=float)
-    return params.V10 + params.A1 * x, params.V20 + params.A2 * (params.L - x)
+    return P.V10 + P.A1 * x, P.V20 + P.A2 * (P.L - x)
 
 
 def pressure_rates(p1, p2, x, v, mdot1, mdot2, params):
-    """Pressure derivatives (Pa/s) of eq. (18) for absolute pressures, position x and velocity v."""
-    P = params
-    V1, V2 = chamber_volumes(x, P)
+    """Pressure derivatives (Pa/s) of eq. (18) for absolute pressures, position x and velocity v.
+
+    Raises TypeError if ``params`` is not CylinderParameters or a value is not a real number,
+    ValueError if p1, p2 (Pa) are not positive, x (m) is outside the stroke [0, L], or v (m/s),
+    mdot1, mdot2 (kg/s) are not finite.
+    """
+    P = _parameters(params)
+    p1, p2 = as_positive_scalar(p1, "p1"), as_positive_scalar(p2, "p2")
+    x = _position(as_finite_scalar(x, "x"), P)
+    v, mdot1, mdot2 = as_finite_scalar(v, "v"), as_finite_scalar(mdot1, "mdot1"), as_finite_scalar(mdot2, "mdot2")
+    return _pressure_rates(p1, p2, x, v, mdot1, mdot2, P)
+
+
+def _pressure_rates(p1, p2, x, v, mdot1, mdot2, P):
+    V1, V2 = _volumes(x, P)
     RT = P.R * P.Ts
     return P.k / V1 * (RT * mdot1 - p1 * P.A1 * v), P.k / V2 * (RT * mdot2 + p2 * P.A2 * v)
 
@@ -236,11 +301,19 @@ class CylinderResult(Result):
         return self.p2 - self.params.patm
 
 
-def _input(u, name):
-    if callable(u):
-        return u
-    value = as_finite_scalar(u, name)
-    return lambda t: value
+def _input(u, name, P):
+    """A valve input as a function of t: a number checked once, a function checked at each call."""
+    if not callable(u):
+        value = _valve_input(u, name, P)
+        return lambda t: value
+
+    def checked(t):
+        value = u(t)
+        if isinstance(value, np.ndarray) and value.size == 1:
+            value = value.reshape(())
+        return _valve_input(value, f"{name}(t) at t = {t:g} s", P)
+
+    return checked
 
 
 def _limit(p_old, p_new, m, V, mdot, P, RT):
@@ -273,7 +346,7 @@ class _Valves:
         """Mass flows m'_1, m'_2 (kg/s) and pressure rates p'_1, p'_2 (Pa/s) of the two chambers."""
         md1 = _mass_flow(u1, p1, self.P, self.r_crit, self.choked)
         md2 = _mass_flow(u2, p2, self.P, self.r_crit, self.choked)
-        return (md1, md2) + pressure_rates(p1, p2, x, v, md1, md2, self.P)
+        return (md1, md2) + _pressure_rates(p1, p2, x, v, md1, md2, self.P)
 
 
 def _pressure_force(p1, p2, P):
@@ -325,10 +398,10 @@ def _check_cylinder_arguments(params, friction, u1, u2, t_end, h, x0, v0, p10, p
     x = as_finite_scalar(x0, "x0")
     if not 0.0 <= x <= params.L:
         raise ValueError(f"x0 must lie within the stroke [0, {params.L}] m, got {x!r}.")
-    v = 0.0 if hold else as_finite_scalar(v0, "v0")
+    v = 0.0 if as_flag(hold, "hold") else as_finite_scalar(v0, "v0")
     p1 = params.patm if p10 is None else as_positive_scalar(p10, "p10")
     p2 = params.patm if p20 is None else as_positive_scalar(p20, "p20")
-    return _input(u1, "u1"), _input(u2, "u2"), t_end, h, x, v, p1, p2
+    return _input(u1, "u1", params), _input(u2, "u2", params), t_end, h, x, v, p1, p2
 
 
 def _check_finite_state(label, i, t, h, x, v, p1, p2):
@@ -387,6 +460,17 @@ def simulate_cylinder(params, friction, u1, u2, t_end, h=1.16e-3, x0=0.035, v0=0
     Returns
     -------
     CylinderResult
+
+    Raises
+    ------
+    TypeError
+        If ``params`` or ``friction`` has the wrong type, a number is not a real number, or
+        ``hold`` is not a bool.
+    ValueError
+        If t_end, h, p10 or p20 is not positive, x0 is outside [0, L], a value is NaN or inf,
+        or a valve input (u1, u2 or what the function returns) is outside [0, u_max].
+    simlab.integrators.NonFiniteStateError
+        If the state becomes inf or NaN or a chamber pressure falls to zero (h too large).
     """
     U1, U2, t_end, h, x, v, p1, p2 = _check_cylinder_arguments(params, friction, u1, u2, t_end, h, x0,
                                                                  v0, p10, p20, hold)
@@ -398,7 +482,7 @@ def simulate_cylinder(params, friction, u1, u2, t_end, h=1.16e-3, x0=0.035, v0=0
     state = None if friction is None else friction.initial_state()
     lead = 0.0 if friction is None else friction.lead_mass
     label = "none" if friction is None else friction.label
-    V1, V2 = chamber_volumes(x, P)
+    V1, V2 = _volumes(x, P)
     m1, m2 = p1 * V1 / (P.R * P.Ts), p2 * V2 / (P.R * P.Ts)  # at the supply temperature
     out = {name: np.empty(N + 1) for name in ("x", "v", "p1", "p2", "F", "z", "film", "m1", "m2", "u1", "u2")}
     F_out = 0.0
@@ -424,7 +508,7 @@ def simulate_cylinder(params, friction, u1, u2, t_end, h=1.16e-3, x0=0.035, v0=0
         # 4. chambers: corrector with the valve limits
         ua, ub = float(U1(t[i + 1])), float(U2(t[i + 1]))
         md1c, md2c, dp1c, dp2c = valves.rates(p1p, p2p, x_next, v_next, ua, ub)
-        V1n, V2n = chamber_volumes(x_next, P)
+        V1n, V2n = _volumes(x_next, P)
         p1, m1 = _chamber_step(p1, dp1, dp1c, m1, md1, md1c, V1n, h, P)
         p2, m2 = _chamber_step(p2, dp2, dp2c, m2, md2, md2c, V2n, h, P)
         out["F"][i] = F_out

@@ -11,7 +11,12 @@ Scalars, arrays, time spans and choices: :func:`as_real_array`, :func:`as_finite
 set of shape rules for ``(A, B, C, D)`` (used by ``lti``, ``similarity`` and ``implicit``), and
 :func:`as_initial_state` the one rule for ``x0``. Structure graphs: :func:`as_structure_graph`,
 :func:`as_typical_element` and :func:`as_input_function` (used by ``structure`` and
-``elementwise``).
+``elementwise``). Options: :func:`as_flag`, :func:`as_count` and :func:`as_interval`.
+
+The package keeps the checkers of one kind per module: this one holds the general ones and the
+linear models, :mod:`simlab.validation.graphs` the structure graphs and
+:mod:`simlab.validation.parameters` the options; every name is imported from here,
+``from simlab.validation import as_structure_graph``.
 """
 
 from __future__ import annotations
@@ -40,7 +45,10 @@ __all__ = [
 
 
 def describe(value) -> str:
-    """Short human description of ``value`` for error messages (type, and shape for arrays)."""
+    """Short human description of ``value`` for error messages (type, and shape for arrays).
+
+    The repr is cut to 60 characters; nothing is checked, so nothing is raised for a value.
+    """
     if isinstance(value, np.ndarray):
         return f"array of shape {value.shape} and dtype {value.dtype}"
     text = repr(value)
@@ -89,7 +97,11 @@ def as_real_array(value, name: str, *, ndim: int | None = None, allow_complex: b
 
 
 def as_finite_scalar(value, name: str) -> float:
-    """Return ``value`` as a float, checking that it is a finite real number."""
+    """Return ``value`` as a float, checking that it is a finite real number.
+
+    Raises TypeError if it is not a real number (bool, str, complex and arrays of more than one
+    value included) and ValueError if it is NaN or inf; the message names the argument.
+    """
     if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
         if isinstance(value, np.ndarray) and value.shape == () and np.isrealobj(value):
             value = value.item()
@@ -102,7 +114,10 @@ def as_finite_scalar(value, name: str) -> float:
 
 
 def as_positive_scalar(value, name: str) -> float:
-    """Return ``value`` as a float, checking that it is finite and strictly positive."""
+    """Return ``value`` as a float, checking that it is finite and strictly positive.
+
+    Raises as :func:`as_finite_scalar`, and ValueError if it is zero or negative.
+    """
     value = as_finite_scalar(value, name)
     if value <= 0:
         raise ValueError(f"{name} must be positive, got {value!r}.")
@@ -110,7 +125,11 @@ def as_positive_scalar(value, name: str) -> float:
 
 
 def as_time_span(t_span, name: str = "t_span") -> tuple[float, float]:
-    """Check a time span ``(t0, t1)`` with finite ends and ``t1 > t0``."""
+    """Check a time span ``(t0, t1)`` with finite ends and ``t1 > t0``.
+
+    Raises ValueError if it is not a pair, reversed or empty, and the errors of
+    :func:`as_finite_scalar` for an end (named ``t_span[0] (t0)`` or ``t_span[1] (t1)``).
+    """
     if isinstance(t_span, (str, bytes)) or np.ndim(t_span) != 1 or len(t_span) != 2:
         raise ValueError(
             f"{name} must be a pair (t0, t1), got {describe(t_span)}. "
@@ -129,7 +148,7 @@ def as_time_span(t_span, name: str = "t_span") -> tuple[float, float]:
 
 
 def as_callable(f, name: str = "f"):
-    """Check that ``f`` can be called."""
+    """Check that ``f`` can be called; TypeError naming it otherwise."""
     if not callable(f):
         raise TypeError(
             f"{name} must be a function f(t, x) that returns dx/dt, got {describe(f)}."
@@ -141,7 +160,8 @@ def as_choice(value, name: str, choices, meaning: str = ""):
     """Check that ``value`` is one of the strings in ``choices`` (a sequence or a mapping's keys).
 
     ``meaning`` is appended to the list of choices in the message, for example
-    ``" (zero-order or triangle hold)"``.
+    ``" (zero-order or triangle hold)"``. Raises ValueError (naming the argument and the
+    choices) for anything else, a non-string included.
 
     Examples
     --------
@@ -166,6 +186,8 @@ HOLDS = ("zoh", "foh")
 
 def as_hold(hold, name: str = "hold"):
     """Check that ``hold`` is ``"zoh"`` (zero-order hold) or ``"foh"`` (triangle hold).
+
+    Raises ValueError otherwise (see :func:`as_choice`).
 
     Examples
     --------
@@ -392,6 +414,12 @@ def as_initial_state(x0, n: int, *, name: str = "x0", per: str = "state", batch:
     batch : int, optional
         Number of systems m in a batch.
 
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`as_real_array` (named ``name``), and ValueError for a shape other than the
+        ones above.
+
     Examples
     --------
     >>> as_initial_state([[1.0], [2.0]], 2)
@@ -416,149 +444,15 @@ def as_initial_state(x0, n: int, *, name: str = "x0", per: str = "state", batch:
 
 
 # ---------------------------------------------------------------------------------------------
-# Structure graphs: typical elements [A_i, B_i, C_i, D_i] and connection matrices W, W0, Wc
+# Issue 14 (lti, similarity, structure, elementwise, stability, implicit): the structure-graph
+# checkers (moved to graphs.py, unchanged names) and options (flags, counts, intervals).
 # ---------------------------------------------------------------------------------------------
 
+from simlab.validation.graphs import (
+    as_input_function,
+    as_structure_graph,
+    as_typical_element,
+)
+from simlab.validation.parameters import as_bounded_scalar, as_count, as_flag, as_instance, as_interval
 
-def _zero_denominator_elements(P):
-    """1-based numbers of the elements with A_i = B_i = 0, over every parameter set of P."""
-    rows = P.reshape(-1, P.shape[-2], 4)
-    empty = np.argwhere((rows[:, :, 0] == 0) & (rows[:, :, 1] == 0))
-    return sorted({int(i) + 1 for i in empty[:, 1]})
-
-
-def as_typical_element(row, name: str = "row"):
-    """Check one typical element ``[A, B, C, D]`` of G(s) = (C + D s)/(A + B s), shape (4,).
-
-    The rule for every element of a structure graph (see :func:`as_structure_graph`): the
-    denominator A + B s must not be zero, so A or B is non-zero.
-
-    Examples
-    --------
-    >>> as_typical_element([1, 0.5, 2, 0])
-    array([1. , 0.5, 2. , 0. ])
-    """
-    row = as_real_array(row, name, ndim=1)
-    if row.shape != (4,):
-        raise ValueError(f"{name} must be [A, B, C, D], got shape {row.shape}.")
-    if _zero_denominator_elements(row.reshape(1, 4)):
-        raise ValueError(f"{name} has A = B = 0: the element's denominator A + B s is zero.")
-    return row
-
-
-def _as_connections(W, W0, Wc, n):
-    W = as_real_array(W, "W")
-    if W.ndim == 0 and n == 1:
-        W = W.reshape(1, 1)
-    if W.shape != (n, n):
-        raise ValueError(
-            f"W must be square with one row and column per element, shape ({n}, {n}) for the "
-            f"{n} rows of P; got shape {W.shape}."
-        )
-    W0, received = _as_matrix(W0, "W0", "column")  # the rules of B: a vector is one input
-    if W0.shape[0] != n:
-        raise ValueError(
-            f"W0 must have one row per element, shape ({n}, m) for m external inputs; got "
-            f"shape {received}."
-        )
-    if W0.shape[1] == 0:
-        raise ValueError(f"W0 must have at least one column, one per external input; got shape "
-                         f"{received}.")
-    Wc, received = _as_matrix(Wc, "Wc", "row")  # the rules of C: a vector is one output
-    if Wc.shape[1] != n:
-        raise ValueError(
-            f"Wc must have one column per element, shape (p, {n}) for p outputs; got shape "
-            f"{received}."
-        )
-    if Wc.shape[0] == 0:
-        raise ValueError(f"Wc must have at least one row, one per output; got shape {received}.")
-    return W, W0, Wc
-
-
-def as_structure_graph(P, W, W0, Wc):
-    """Check a structure graph (P, W, W0, Wc) and return it as float arrays.
-
-    Shape rules, for n typical elements, m external inputs and p outputs:
-
-    * ``P``: one row [A_i, B_i, C_i, D_i] per element, shape (n, 4) (a single row (4,) is
-      (1, 4)), or a batch of parameter sets (k, n, 4); every element needs A_i or B_i non-zero
-      (:func:`as_typical_element`). n >= 1: a graph without elements has no output at all
-      (y_out = Wc y holds element outputs only), so it is not a static gain and is refused.
-    * ``W``: (n, n), the element inputs u = W y + W0 r; a number when n = 1.
-    * ``W0``: (n, m); ``Wc``: (p, n). A 1-D W0 is one input column and a 1-D Wc one output row,
-      the rules of B and C in :func:`as_state_space`.
-
-    Returns
-    -------
-    P, W, W0, Wc : ndarray, shapes (n, 4) or (k, n, 4), (n, n), (n, m), (p, n)
-
-    Raises
-    ------
-    TypeError, ValueError
-        For non-numeric or non-finite entries, inconsistent shapes (the message names the
-        argument and the shape expected), or an element with A_i = B_i = 0 (the message gives
-        its number, 1-based).
-
-    Examples
-    --------
-    >>> P, W, W0, Wc = as_structure_graph([[1, 1, 1, 0]], 0, [1], [1])
-    >>> P.shape, W.shape, W0.shape, Wc.shape
-    ((1, 4), (1, 1), (1, 1), (1, 1))
-    """
-    P = as_real_array(P, "P")
-    if P.ndim == 1 and P.size == 4:
-        P = P.reshape(1, 4)
-    if P.ndim not in (2, 3) or P.shape[-1] != 4:
-        raise ValueError(
-            f"P must have one row [A_i, B_i, C_i, D_i] per element, shape (n, 4) (or a batch of "
-            f"shape (m, n, 4)); got shape {P.shape}."
-        )
-    n = P.shape[-2]
-    if n == 0:
-        raise ValueError(
-            f"P has no rows: a structure graph needs at least one typical element, shape (n, 4) "
-            f"with n >= 1; got shape {P.shape}. Without elements there is no output: y_out = Wc y "
-            f"holds element outputs only."
-        )
-    W, W0, Wc = _as_connections(W, W0, Wc, n)
-    elements = _zero_denominator_elements(P)
-    if elements:
-        raise ValueError(
-            f"P: element(s) {elements} have A_i = B_i = 0, a zero denominator A_i + B_i s. Each "
-            f"typical element needs A_i or B_i non-zero."
-        )
-    return P, W, W0, Wc
-
-
-def as_input_function(r, q: int, name: str = "r"):
-    """External input(s) of a structure graph as a function of t returning shape (q,).
-
-    ``r`` may be a number (every input that value: a step switched on at t0), a vector of q
-    values, or a function ``r(t)`` returning a number or q values.
-
-    Examples
-    --------
-    >>> r = as_input_function(2.0, 3)
-    >>> r(0.5)
-    array([2., 2., 2.])
-    """
-    if callable(r):
-        def function(t):
-            value = np.asarray(r(t), dtype=float)
-            try:
-                return np.broadcast_to(value, (q,))
-            except ValueError:
-                raise ValueError(
-                    f"{name}(t) must return a number or a vector of q = {q} input values, shape "
-                    f"({q},); {name}({t!r}) returned an array of shape {value.shape}."
-                ) from None
-        return function
-    value = as_real_array(r, name)
-    if value.ndim == 0:
-        value = np.full(q, float(value))
-    if value.shape != (q,):
-        raise ValueError(
-            f"{name} must be a number, a vector of {q} input values or a function {name}(t); got "
-            f"{describe(r)}."
-        )
-    return lambda t: value
+__all__ += ["as_flag", "as_count", "as_interval", "as_instance", "as_bounded_scalar"]

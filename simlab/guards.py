@@ -1,0 +1,140 @@
+"""Guards against runaway runs: non-finite states, unstable growth, and too many steps.
+
+A fixed-step simulation can go wrong in three ways that a student meets early:
+
+* the state becomes inf or NaN (:class:`NonFiniteStateError`, naming the step);
+* the state grows unstably because h is beyond the method's stability limit for the system,
+  long before it overflows (:class:`UnstableRunError`, naming the step, h L and the estimated
+  largest stable step);
+* a mistyped h asks for a run of hundreds of millions of steps (:func:`check_step_count`
+  refuses more than :data:`MAX_STEPS`, naming the steps and the memory).
+
+The fixed-step integrators of :mod:`simlab.integrators` and every simulator built on them use
+these guards.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["NonFiniteStateError", "UnstableRunError", "MAX_STEPS", "GROWTH_LIMIT", "check_step_count"]
+
+
+#: Largest number of steps a fixed-step run may take (a guard against a mistyped h: 1e7 steps
+#: of a scalar state take about 80 MB and tens of seconds). Set ``simlab.guards.MAX_STEPS``
+#: to a larger number to allow longer runs.
+MAX_STEPS = 10_000_000
+
+#: Growth of |x| beyond this factor times the problem's scale triggers the stability test.
+GROWTH_LIMIT = 1e8
+
+
+class NonFiniteStateError(FloatingPointError):
+    """The integrated state became inf or NaN (usually: the step h is beyond the stability limit).
+
+    Besides the message, the error carries where it happened, for programs that report it:
+    ``method``, ``step`` (the first bad step k), ``steps`` (N), ``t`` (t_k) and ``h``; each is
+    None when the raiser did not know it.
+    """
+
+    def __init__(self, message, *, method=None, step=None, steps=None, t=None, h=None):
+        super().__init__(message)
+        self.method, self.step, self.steps, self.t, self.h = method, step, steps, t, h
+
+
+class UnstableRunError(NonFiniteStateError):
+    """The run grew unstably: the step h is beyond the method's stability limit for this system.
+
+    (An estimate: L bounds the rate of f from below, so ``h_limit`` is an upper bound.)
+
+    Raised before the state overflows, when |x| has grown far beyond the scale of the problem
+    and the local rate of the right-hand side, L = |f(t, x_k) - f(t, x_{k-1})| / |x_k - x_{k-1}|,
+    puts h L outside the method's real stability interval. Besides the attributes of
+    :class:`NonFiniteStateError` it carries ``h_limit``, the estimated largest stable step
+    |z_min| / L (None if unknown).
+    """
+
+    def __init__(self, message, *, h_limit=None, **where):
+        super().__init__(message, **where)
+        self.h_limit = h_limit
+
+
+def check_step_count(steps, h, span, values_per_step=1, what="the run"):
+    """Refuse a fixed-step run of more than :data:`MAX_STEPS` steps, with the cost named.
+
+    Raises
+    ------
+    ValueError
+        If ``steps > MAX_STEPS``; the message gives the number of steps, the memory the result
+        would take (8 bytes per value) and how to allow it.
+    """
+    if steps > MAX_STEPS:
+        memory = 8.0 * (steps + 1) * max(values_per_step, 1)
+        raise ValueError(
+            f"h = {h:.6g} on a span of {span:.6g} gives {steps:,} steps for {what} (a result of "
+            f"about {memory / 2**20:,.0f} MiB, and a long wait); the limit is "
+            f"simlab.guards.MAX_STEPS = {MAX_STEPS:,}. Use a larger h, or raise the limit "
+            f"(simlab.guards.MAX_STEPS = {10 ** len(str(steps)):,})."
+        )
+
+
+class _GrowthMonitor:
+    """Stops a run that grows unstably before it overflows (see :class:`UnstableRunError`).
+
+    The scale of the problem is the largest of 1, |x0| and |f(t0, x0)| (t1 - t0). When |x| in a
+    block of steps exceeds :data:`GROWTH_LIMIT` times it, two extra evaluations of f estimate the
+    local rate L = |f(t, x_k) - f(t, x_{k-1})| / |x_k - x_{k-1}|; growth with h L beyond the
+    method's real stability limit is instability (legitimate growth, y' = y say, has h L small
+    and runs on). The extra evaluations count in ``nfev``.
+    """
+
+    def __init__(self, f, x0, dx0, h, span, method):
+        self.f, self.h, self.method = f, h, method
+        size = np.size(x0)
+        self.scale = max(1.0, float(np.max(np.abs(x0))) if size else 0.0,
+                         float(np.max(np.abs(dx0))) * span if size else 0.0)
+
+    def check(self, xs, start, stop, t):
+        if stop <= start:
+            return
+        block = np.abs(xs[start + 1 : stop + 1]).reshape(stop - start, -1).max(axis=1)
+        over = np.flatnonzero(block > GROWTH_LIMIT * self.scale)
+        if not over.size:
+            return
+        k_first = start + 1 + int(over[0])
+        k = max(k_first, 1)
+        x_new, x_old = xs[k], xs[k - 1]
+        difference = float(np.max(np.abs(np.ravel(x_new - x_old))))
+        if not difference > 0.0:
+            return
+        f_new, f_old = (np.asarray(self.f(float(t[k]), x)) for x in (x_new, x_old))
+        L = float(np.max(np.abs(np.ravel(f_new - f_old)))) / difference
+        z_min = abs(_real_limit(self.method))
+        if not self.h * L > z_min:
+            return  # growth the equation itself produces: h L is inside the stability interval
+        h_limit = z_min / L
+        raise UnstableRunError(
+            f"{self.method}: the run is unstable: |x| grew beyond {GROWTH_LIMIT:.0e} times the scale of "
+            f"the problem by step {k_first} of {len(t) - 1} (t = {t[k_first]:.6g}) with h = {self.h:.6g}. "
+            f"The local rate of f is at least L = {L:.4g} 1/s, so h L = {self.h * L:.4g} lies outside the "
+            f"stability interval of {self.method} (|h lambda| <= {z_min:.4g} on the real axis): the "
+            f"largest stable step is at most about h = {h_limit:.4g}. Use a smaller h, or an "
+            f"implicit method for a stiff system.",
+            method=self.method, step=k_first, steps=len(t) - 1, t=float(t[k_first]), h=self.h,
+            h_limit=h_limit,
+        )
+
+
+def _real_limit(method):
+    """|z_min| of the real stability interval of ``method`` (simlab.stability, imported lazily)."""
+    from simlab.stability import real_stability_limit
+
+    return real_stability_limit(method)
+
+
+def _first_non_finite(block):
+    """Index of the first row of ``block`` (time along axis 0) with a non-finite entry, or None."""
+    bad = ~np.isfinite(block.reshape(len(block), -1)).all(axis=1)
+    if bad.any():
+        return int(np.argmax(bad))
+    return None
