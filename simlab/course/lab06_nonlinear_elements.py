@@ -22,6 +22,7 @@ parameters: the step ``T`` of the per-element runs of Tasks A2, C1 and C2, the s
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -673,21 +674,27 @@ def _reference_linear(T=T_STEP):
     return runs
 
 
+@functools.lru_cache(maxsize=8)
+def _hold_errors(T):
+    """Max |y - y_RK4| and |y - y_RK4| at the end, per hold, for the step T (cached: checks rerun)."""
+    runs = _linear_runs(T)
+    difference = {hold: runs[f"run_{hold}"].y - runs["reference_rk4"].y for hold in ("zoh", "foh")}
+    return ({hold: float(np.max(np.abs(value))) for hold, value in difference.items()},
+            {hold: float(abs(value[-1])) for hold, value in difference.items()})
+
+
 def check_hold_errors(error_zoh, error_foh, T=T_STEP):
     """Self-check of Task A2: max |y_element - y_RK4| of both holds for the linear loop, step T."""
-    runs = _linear_runs(T)
-    y_rk4 = runs["reference_rk4"].y
-    difference = {hold: runs[f"run_{hold}"].y - y_rk4 for hold in ("zoh", "foh")}
-    errors = {hold: float(np.max(np.abs(value))) for hold, value in difference.items()}
+    errors, at_end_of_run = _hold_errors(T)
     at_end = ("the error at the end of the run; the task asks for the largest |y - y_RK4| over the run, which "
               "comes in the transient.")
     return all_of(f"per-element errors at T = {T:g}", [
         check_value("max error, zero-order hold", error_zoh, errors["zoh"], rtol=1e-4, alternatives=[
             (errors["foh"], 'that is the triangle hold\'s error; run_zoh needs hold="zoh".'),
-            (abs(difference["zoh"][-1]), f"that is {at_end}")]),
+            (at_end_of_run["zoh"], f"that is {at_end}")]),
         check_value("max error, triangle hold", error_foh, errors["foh"], rtol=1e-4, alternatives=[
             (errors["zoh"], 'that is the zero-order hold\'s error; pass hold="foh".'),
-            (abs(difference["foh"][-1]), f"that is {at_end}")]),
+            (at_end_of_run["foh"], f"that is {at_end}")]),
     ])
 
 
@@ -709,17 +716,27 @@ def _grid_c(T=T_STEP):
     return np.linspace(0.0, 30.0, round(30.0 / T) + 1)
 
 
+@functools.lru_cache(maxsize=8)
+def _odes(T, limit):
+    """y = x4 on the grid of Part C: saturated, linear, error clipped, default tolerances (cached, read-only)."""
+    t = _grid_c(T)
+    runs = (_loop_ode(limit, t), _loop_ode(limit, t, where="linear"), _loop_ode(limit, t, where="error"),
+            _loop_ode(limit, t, rtol=1e-3, atol=1e-6))
+    for run in runs:
+        run.setflags(write=False)
+    return runs
+
+
 def check_saturated_ode(y_ode, T=T_STEP, limit=LIMIT):
     """Self-check of Task C1: y = x4 of the saturated loop by solve_ivp on the grid of Part C."""
-    t = _grid_c(T)
-    return check_array(f"saturated loop (limit {limit:g}), solve_ivp", y_ode, _loop_ode(limit, t), rtol=1e-6,
+    reference, linear, error_clipped, default_tolerances = _odes(T, limit)
+    return check_array(f"saturated loop (limit {limit:g}), solve_ivp", y_ode, reference, rtol=1e-6,
                        atol=1e-8, what="values", alternatives=[
-        (_loop_ode(limit, t, where="linear"), f"that is the linear loop: the PI output must be clipped to "
-         f"+-{limit:g} before it enters G2."),
-        (_loop_ode(limit, t, where="error"), "the saturation sits on the error e (the input of element 1); the "
-         "controller output is e + 0.5 xi, clip that."),
-        (_loop_ode(limit, t, rtol=1e-3, atol=1e-6), "these are solve_ivp's values with its default tolerances "
-         "(rtol=1e-3, atol=1e-6); pass rtol=1e-10 and atol=1e-12.")])
+        (linear, f"that is the linear loop: the PI output must be clipped to +-{limit:g} before it enters G2."),
+        (error_clipped, "the saturation sits on the error e (the input of element 1); the controller output is "
+         "e + 0.5 xi, clip that."),
+        (default_tolerances, "these are solve_ivp's values with its default tolerances (rtol=1e-3, atol=1e-6); "
+         "pass rtol=1e-10 and atol=1e-12.")])
 
 
 def _saturated_run(T=T_STEP, limit=LIMIT, where="output", hold="zoh"):
@@ -728,11 +745,17 @@ def _saturated_run(T=T_STEP, limit=LIMIT, where="output", hold="zoh"):
                              nonlinear={(1, where): Saturation(limit)})
 
 
+@functools.lru_cache(maxsize=8)
+def _saturation_errors(T, limit):
+    """max |y - y_ode| of the per-element runs by (where, hold) of the saturation (cached: checks rerun)."""
+    y_ode = _odes(T, limit)[0]
+    return {(where, hold): float(np.max(np.abs(_saturated_run(T, limit, where, hold).y - y_ode)))
+            for where, hold in (("output", "zoh"), ("input", "zoh"), ("output", "foh"))}
+
+
 def check_saturation_error(error_sat, T=T_STEP, limit=LIMIT):
     """Self-check of Task C2: max |y - y_ode| of the per-element run with the PI output saturated."""
-    y_ode = _loop_ode(limit, _grid_c(T))
-    error = {(where, hold): float(np.max(np.abs(_saturated_run(T, limit, where, hold).y - y_ode)))
-             for where, hold in (("output", "zoh"), ("input", "zoh"), ("output", "foh"))}
+    error = _saturation_errors(T, limit)
     return check_value(f"max error with saturation {limit:g}, T = {T:g}", error_sat, error["output", "zoh"],
                        rtol=1e-4, alternatives=[
         (error["input", "zoh"], "the saturation sits on the input of element 1 (FZ = 1, it limits the error); "
@@ -740,9 +763,15 @@ def check_saturation_error(error_sat, T=T_STEP, limit=LIMIT):
         (error["output", "foh"], "that is the triangle hold; the task uses the zero-order hold, the default.")])
 
 
+@functools.lru_cache(maxsize=4)
+def _backlash_run(b):
+    """:func:`backlash_limit_cycle` for the half-width b, cached for the check of Task D1 (read only there)."""
+    return backlash_limit_cycle(b=b)
+
+
 def check_limit_cycle_measured(A_measured, period_measured, A_y_measured, b_bl=B_BACKLASH):
     """Self-check of Task D1: amplitude at the backlash input, amplitude and period of y (second half)."""
-    bl = backlash_limit_cycle(b=b_bl)
+    bl = _backlash_run(b_bl)
     t_from = 0.5 * bl.t[-1]
     whole_run = oscillation(bl.t, bl.y, 0.0)
     return all_of(f"the limit cycle with backlash b = {b_bl:g}", [
@@ -793,7 +822,7 @@ def _reference_ode(T=T_STEP, limit=LIMIT):
         y1 = np.clip(e + 0.5 * xi, -limit, limit)
         return [e, -0.1 * x2 + y1, -2.0 * x3 + x2, -10.0 * x4 + 20.0 * x3]
 
-    return {"f_sat": f_sat, "y_ode": _loop_ode(limit, _grid_c(T))}
+    return {"f_sat": f_sat, "y_ode": _odes(T, limit)[0].copy()}
 
 
 def _reference_backlash(u_script=None, b_gap=B_GAP):
