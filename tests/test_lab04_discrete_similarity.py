@@ -93,3 +93,26 @@ def test_run_returns_the_typed_results_and_every_figure_draws_from_them():
             assert fig.axes
         finally:
             plt.close(fig)
+
+
+@pytest.mark.parametrize("T", [0.25, 1.0])
+def test_every_task_check_accepts_its_reference_at_another_sampling_period(T):
+    """The checks follow the notebook's T: the reference answers for T pass the checks for T."""
+    for name, task in lab.TASKS.items():
+        parameters = {"T": T} if "T" in task.parameters else {}
+        reference = task.reference(**parameters)
+        assert task.check(*(reference[answer] for answer in task.answers), **parameters), name
+
+
+def test_checks_of_the_functions_name_the_typical_slips():
+    def series_without_factor_T(A, B, T, terms):
+        Phi, Gamma = lab.phi_series(A, T, terms, B)
+        return Phi, Gamma / T
+
+    def recurrence_ignoring_x0(Phi, Gamma, C, u, x0):
+        return lab.TASKS["D1"].reference()["recurrence"](Phi, Gamma, C, u, 0 * x0)
+
+    assert "factor T" in str(lab.check_series(series_without_factor_T))
+    assert "initial state is ignored" in str(lab.check_recurrence(recurrence_ignoring_x0))
+    not_written = lab.check_recurrence(lambda *args: (_ for _ in ()).throw(NotImplementedError()))
+    assert not not_written.done

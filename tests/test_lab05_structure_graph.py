@@ -123,3 +123,22 @@ def test_run_returns_the_typed_results_and_every_figure_draws_from_them():
             assert fig.axes
         finally:
             plt.close(fig)
+
+
+@pytest.mark.parametrize("a_task", [2, 5, 12])
+def test_checks_follow_the_parameter_a(a_task):
+    """The references of Tasks 1a-1c and 3c for a = a_task pass the checks for a = a_task, and only those."""
+    for name in ("1a", "1b", "1c", "3c"):
+        task = lab.TASKS[name]
+        reference = task.reference(a_task=a_task)
+        answers = [reference[answer] for answer in task.answers]
+        assert task.check(*answers, a_task=a_task), name
+    other = lab.TASKS["1a"].reference(a_task=a_task + 1)
+    assert not lab.check_connections(other["P"], other["W"], other["W0"], other["Wc"], a_task=a_task)
+
+
+def test_check_of_the_true_response_follows_the_step_h():
+    versus = lab.seed_versus_true(h=0.1)
+    assert versus.h == 0.1 and versus.x_true.shape == (101, 3)
+    assert lab.check_true_outputs(versus.x_true, h=0.1)
+    assert "this is z" in str(lab.check_true_outputs(versus.x_true - versus.jump, h=0.1))

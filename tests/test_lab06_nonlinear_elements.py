@@ -127,3 +127,19 @@ def test_run_returns_the_typed_results_and_every_figure_draws_from_them():
             assert fig.axes
         finally:
             plt.close(fig)
+
+
+@pytest.mark.parametrize("parameters", [{}, {"T": 0.02, "limit": 0.6, "b_bl": 0.3}])
+def test_every_task_check_with_a_reference_accepts_it(parameters):
+    """The checks follow the notebook's T, limit and b_bl: references and checks agree for other values."""
+    for name, task in lab.TASKS.items():
+        if task.reference is None:
+            continue
+        used = {key: value for key, value in parameters.items() if key in task.parameters}
+        reference = task.reference(**used)
+        assert task.check(*(reference[answer] for answer in task.answers), **used), name
+
+
+def test_predictions_are_those_of_the_limit_cycle_runs():
+    assert lab.backlash_prediction(0.2) == lab.backlash_limit_cycle(b=0.2, T=0.02, t_end=100.0).predicted
+    assert lab.relay_prediction(1.0) == lab.relay_limit_cycle(T=0.004, t_end=10.0).predicted

@@ -11,17 +11,31 @@ B = [0, 1]^T, y = x1 (G(s) = 1/((s + 1)(s + 2))) unless stated otherwise:
    constant; foh: piecewise linear) and otherwise has an error of order T (zoh) or T^2 (foh).
 3. Discrete similarity versus RK4 at equal step on the closed loop of lab02 (step input):
    accuracy and run time.
+
+The notebook's tasks (A1 .. E1) are listed in :data:`TASKS`; their checks follow the notebook's
+parameters, the sampling period ``T`` of Parts A-D and the sampling periods ``T_holds`` of Part E.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from simlab.course import ExperimentResult
-from simlab.course.check import check_array
+from simlab.course.check import (
+    CheckResult,
+    Mistake,
+    ParameterChange,
+    Task,
+    Tasks,
+    all_of,
+    check_array,
+    check_value,
+    not_done,
+)
 from simlab.integrators import rk4
 from simlab.plotting import line_style, subplots
 from simlab.similarity import discretize, lsim
@@ -31,6 +45,9 @@ __all__ = [
     "B",
     "C",
     "D",
+    "T",
+    "T_END_D",
+    "HOLD_STEPS",
     "SeriesConvergenceRow",
     "HoldErrors",
     "HoldAccuracy",
@@ -46,6 +63,17 @@ __all__ = [
     "check_phi",
     "check_gamma",
     "check_gamma_hat",
+    "check_phi_t",
+    "check_gamma_t",
+    "check_series",
+    "check_augmented",
+    "check_recurrence",
+    "check_orders",
+    "TASKS",
+    "MISTAKES",
+    "PARAMETER_CHANGES",
+    "check",
+    "take",
     "run",
     "plot_hold_accuracy",
     "plot_similarity_versus_rk4",
@@ -56,6 +84,13 @@ A = np.array([[0.0, 1.0], [-2.0, -3.0]])
 B = np.array([[0.0], [1.0]])
 C = np.array([[1.0, 0.0]])
 D = np.array([[0.0]])
+
+#: Sampling period of Parts A-D (s): the notebook's parameter ``T``.
+T = 0.5
+#: Span of the recurrence of Part D, 0 <= t <= T_END_D (s); ``T`` must divide it.
+T_END_D = 10.0
+#: Sampling periods of the hold comparison of Part E (s): the notebook's parameter ``T_holds``.
+HOLD_STEPS = (0.05, 0.1, 0.2, 0.5, 1.0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -204,12 +239,14 @@ def gamma_symbolic(A_matrix=A, B_matrix=B):
     return sp.simplify(integral * sp.Matrix(np.asarray(B_matrix).tolist()).applyfunc(sp.nsimplify))
 
 
-def phi_series(A_matrix, T, terms):
+def phi_series(A_matrix, T, terms, B_matrix=B):
     """Truncated series: Phi ~ sum_{k<terms} (AT)^k / k!,  m ~ T sum_{k<terms} (AT)^k / (k+1)! B.
 
     Returns
     -------
-    Phi, Gamma : ndarray
+    Phi : ndarray, shape (n, n)
+    Gamma : ndarray, shape (n, m)
+        For ``B_matrix`` of shape (n, m) (the lab's B by default).
     """
     A_matrix = np.asarray(A_matrix, dtype=float)
     n = len(A_matrix)
@@ -220,7 +257,7 @@ def phi_series(A_matrix, T, terms):
         Phi += term
         integral += term / (k + 1)
         term = term @ (A_matrix * T) / (k + 1)
-    return Phi, T * integral @ B
+    return Phi, T * integral @ np.asarray(B_matrix, dtype=float)
 
 
 def series_convergence(T=0.5, max_terms=20):
@@ -261,7 +298,7 @@ def exact_response(kind, t):
 _INPUTS = {"step": np.ones_like, "ramp": lambda t: t, "sine": np.sin}
 
 
-def hold_accuracy(steps=(0.05, 0.1, 0.2, 0.5, 1.0), t_end=10.0):
+def hold_accuracy(steps=HOLD_STEPS, t_end=10.0):
     """Max error of zoh and foh discrete similarity against the exact response, per input and T.
 
     Returns
@@ -323,40 +360,323 @@ def similarity_versus_rk4(steps=(0.5, 0.2, 0.1, 0.05, 0.02), t_end=10.0, r=5.0, 
     return tuple(rows)
 
 
-def check_phi(Phi, T):
-    """Self-check of Phi(T) = e^{AT} for the lab's A."""
+# ---------------------------------------------------------------------------------------------
+# Self-checks. Each takes a task's answers positionally and the notebook's parameters (T, or
+# T_holds for Part E) as keywords with the lab's values, so that a correct answer stays correct
+# when a student changes them.
+# ---------------------------------------------------------------------------------------------
+
+
+def check_phi(Phi, T=T):
+    """Self-check of Phi(T) = e^{AT} for the lab's A (Tasks A1, B1, C1), shape (2, 2)."""
     reference, _ = discretize(A, B, T)
     return check_array(
         f"Phi(T) at T = {T:g}", Phi, reference, rtol=1e-8, atol=1e-10, what="entries",
         alternatives=[(np.eye(2) + A * T, "that is I + A T, the first two terms of the series "
                        "(Euler's approximation); Phi = e^{AT} needs all of them: use scipy.linalg.expm."),
                       (np.exp(A * T), "np.exp works entry by entry; the matrix exponential is "
-                       "scipy.linalg.expm(A * T).")],
+                       "scipy.linalg.expm(A * T)."),
+                      (discretize(A, B, 1.0)[0], "that is e^{A}, the step T = 1: the blocks of M are "
+                       "A T and B T, scaled by the step.")],
     )
 
 
-def check_gamma(Gamma, T):
-    """Self-check of m(T) = integral_0^T e^{A s} ds B."""
-    _, reference = discretize(A, B, T)
+def _column(value):
+    """A 2-vector as the column (2, 1) the references have; anything else unchanged."""
+    return np.reshape(value, (-1, 1)) if np.size(value) == 2 and np.ndim(value) < 3 else value
+
+
+def check_gamma(Gamma, T=T):
+    """Self-check of m(T) = integral_0^T e^{A s} ds B (Tasks A2, B1, C1), shape (2, 1)."""
+    Phi, reference, Gamma_hat = discretize(A, B, T, hold="foh")
     return check_array(
-        f"m(T) at T = {T:g}", np.reshape(Gamma, (-1, 1)) if np.size(Gamma) == 2 else Gamma, reference,
-        rtol=1e-8, atol=1e-10, what="entries",
+        f"m(T) at T = {T:g}", _column(Gamma), reference, rtol=1e-8, atol=1e-10, what="entries",
         alternatives=[(B * T, "that is B T, which treats e^{As} as I over the step; integrate e^{As} B."),
-                      (discretize(A, B, T)[0] @ B * T, "that is Phi B T (the rectangle rule with the "
-                       "end value); integrate e^{As} B over the step.")],
+                      (Phi @ B * T, "that is Phi B T (the rectangle rule with the end value); integrate "
+                       "e^{As} B over the step."),
+                      (reference / T, "that is m(T) / T: a factor T is missing (the block of M is B T; "
+                       "the series has T in front of its sum)."),
+                      (Gamma_hat, "that is Gamma_hat, the last block column of e^M; m(T) is the middle one.")],
     )
 
 
-def check_gamma_hat(Gamma_hat, T):
-    """Self-check of the triangle-hold matrix (1/T) integral_0^T e^{A(T - tau)} tau d tau B."""
-    _, _, reference = discretize(A, B, T, hold="foh")
+def check_gamma_hat(Gamma_hat, T=T):
+    """Self-check of the triangle-hold matrix (1/T) integral_0^T e^{A(T - tau)} tau d tau B (Task C1)."""
+    _, Gamma, reference = discretize(A, B, T, hold="foh")
     return check_array(
-        f"Gamma_hat at T = {T:g}", np.reshape(Gamma_hat, (-1, 1)) if np.size(Gamma_hat) == 2 else Gamma_hat,
-        reference, rtol=1e-8, atol=1e-10, what="entries",
+        f"Gamma_hat at T = {T:g}", _column(Gamma_hat), reference, rtol=1e-8, atol=1e-10, what="entries",
         alternatives=[(T * reference, "off by a factor T: Gamma_hat carries the 1/T of the slope "
-                       "(u[k+1] - u[k]) / T.")],
+                       "(u[k+1] - u[k]) / T."),
+                      (np.zeros_like(reference), "Gamma_hat is zero: the block I_m of M (rows n .. n + m, "
+                       "columns n + m ..) that makes the input ramp is missing."),
+                      (Gamma, "that is Gamma = m(T), the middle block column of e^M; Gamma_hat is the last.")],
     )
 
+
+def _numbers(title, matrix, symbol, values, shape, hints):
+    """Evaluate a sympy matrix in the symbol named ``symbol`` at ``values``: (array, None) or (None, problem).
+
+    ``hints`` maps the names of symbols that must not remain to what their presence means.
+    """
+    import sympy as sp
+
+    try:
+        matrix = sp.Matrix(matrix)
+    except (TypeError, ValueError, sp.SympifyError):
+        return None, CheckResult(False, title, f"expected a sympy Matrix, got {type(matrix).__name__}.")
+    if matrix.shape != shape:
+        return None, CheckResult(False, title, f"expected a {shape[0]} x {shape[1]} matrix, got "
+                                 f"{matrix.shape[0]} x {matrix.shape[1]}. {hints.get('shape', '')}".rstrip())
+    names = {item.name: item for item in matrix.free_symbols}
+    extra = sorted(set(names) - {symbol})
+    if extra:
+        return None, CheckResult(False, title, hints.get(extra[0], f"the matrix still contains the symbol "
+                                                         f"{extra[0]}; it must be a function of {symbol} only."))
+    if symbol not in names:
+        return None, CheckResult(False, title, f"the matrix does not depend on {symbol}: it must be the "
+                                 f"function of {symbol}, not its value at one point.")
+    try:
+        array = np.array([np.array(matrix.subs(names[symbol], value).evalf(), dtype=float) for value in values])
+    except (TypeError, ValueError):
+        return None, CheckResult(False, title, f"the matrix does not evaluate to real numbers at {symbol} = "
+                                 f"{values[0]:g}.")
+    return array, None
+
+
+def check_phi_t(Phi_t, T=T):
+    """Self-check of Task A1: Phi(t) = L^-1{(sI - A)^-1}, a sympy Matrix in t, at t = T and 2T."""
+    title = f"Phi(t) at t = T and 2T (T = {T:g})"
+    values, problem = _numbers(title, Phi_t, "t", (T, 2 * T), (2, 2), {
+        "s": "the matrix is still in s: take the inverse Laplace transform of every entry of the "
+             "resolvent, sp.inverse_laplace_transform(entry, s, t)."})
+    if problem is not None:
+        return problem
+    reference = np.array([discretize(A, B, T_i)[0] for T_i in (T, 2 * T)])
+    return check_array(title, values, reference, rtol=1e-8, atol=1e-10, what="entries", alternatives=[
+        (-reference, "that is -Phi(t): the resolvent is (sI - A)^-1; (A - sI)^-1 is its negative."),
+        (np.array([np.exp(A * T_i) for T_i in (T, 2 * T)]), "that is e^{a_ij t} entry by entry; the "
+         "state-transition matrix is the inverse Laplace transform of (sI - A)^-1."),
+        (np.array([np.eye(2) + A * T_i for T_i in (T, 2 * T)]), "that is I + A t, the first two terms of "
+         "the series e^{At}.")])
+
+
+def check_gamma_t(Gamma_T, T=T):
+    """Self-check of Task A2: m(T) = integral_0^T Phi(t) dt B, a sympy Matrix in T, at T and 2T."""
+    title = f"m(T) at T = {T:g} and {2 * T:g}"
+    values, problem = _numbers(title, Gamma_T, "T", (T, 2 * T), (2, 1), {
+        "t": "t is still in it: integrate every entry over t from 0 to T_sym, a definite integral "
+             "sp.integrate(entry, (t, 0, T_sym)).",
+        "shape": "m(T) is a column, 2 x 1: multiply the integral of Phi(t) by B_sym."})
+    if problem is not None:
+        return problem
+    steps = (T, 2 * T)
+    reference = np.array([discretize(A, B, T_i)[1] for T_i in steps])
+    return check_array(title, values, reference, rtol=1e-8, atol=1e-10, what="entries", alternatives=[
+        (np.array([discretize(A, B, T_i)[0] @ B * T_i for T_i in steps]), "that is Phi(T) B T (the "
+         "rectangle rule with the end value); integrate Phi(t) over 0 <= t <= T."),
+        (np.array([B * T_i for T_i in steps]), "that is B T, which treats Phi(t) as I over the step.")])
+
+
+def check_series(series_phi_gamma, T=T):
+    """Self-check of Task B1: the function ``series_phi_gamma(A, B, T, terms)``, called with N and 3 terms.
+
+    N = 20, or more where (|lambda|_max T)^N / N! is not yet below 1e-14 (long steps).
+    """
+    title = f"series_phi_gamma(A, B, T, terms) at T = {T:g}"
+    rho_T, terms = float(np.max(np.abs(np.linalg.eigvals(A)))) * T, 20
+    while rho_T**terms / math.factorial(terms) > 1e-14:
+        terms += 1
+    try:
+        Phi_20, Gamma_20 = series_phi_gamma(A, B, T, terms)
+        Phi_3, _ = series_phi_gamma(A, B, T, 3)
+    except Exception as error:  # noqa: BLE001 - the student's function: report what it raised
+        if isinstance(error, NotImplementedError):
+            return not_done("B1", "series_phi_gamma still raises NotImplementedError; write its body in "
+                                  "the cell above and run it.")
+        return CheckResult(False, title, f"calling it raised {type(error).__name__}: {error}")
+    Phi, Gamma = discretize(A, B, T)
+    geometric = sum(np.linalg.matrix_power(A * T, k) for k in range(terms))
+    return all_of(title, [
+        check_array(f"Phi with {terms} terms", Phi_20, Phi, rtol=1e-8, atol=1e-10, what="entries", alternatives=[
+            (geometric, "that is the sum of (AT)^k without the factorials: the update of the term needs "
+             "the division by k + 1, (AT)^{k+1}/(k+1)! = (AT)^k/k! * AT/(k+1)."),
+            (np.eye(2) + A * T, "that is I + A T, the first two terms only.")]),
+        check_array(f"m(T) with {terms} terms", _column(Gamma_20), Gamma, rtol=1e-8, atol=1e-10, what="entries",
+                    alternatives=[
+            (Phi @ B * T, "that is T e^{AT} B: the series of m divides the k-th term by (k+1)!, not k!; add "
+             "term / (k + 1) to the integral."),
+            (Gamma / T, "the factor T in front of the sum is missing: m = T sum (AT)^k/(k+1)! B.")]),
+        check_array("Phi with 3 terms", Phi_3, phi_series(A, T, 3)[0], rtol=1e-12, atol=1e-14, what="entries",
+                    alternatives=[(phi_series(A, T, terms)[0], f"that is the sum of {terms} terms; `terms` "
+                                   f"counts k = 0 .. terms - 1, so 3 terms are I + AT + (AT)^2/2.")
+                                  for terms in (2, 4)]),
+    ])
+
+
+def check_augmented(Phi_aug, Gamma_aug, Gamma_hat_aug, T=T):
+    """Self-check of Task C1: Phi, Gamma and Gamma_hat read off e^M of the augmented matrix M."""
+    return all_of(f"Phi, Gamma, Gamma_hat from e^M at T = {T:g}", [
+        check_phi(Phi_aug, T), check_gamma(Gamma_aug, T), check_gamma_hat(Gamma_hat_aug, T)])
+
+
+def _grid_d(T=T):
+    """Time grid of Part D, t_k = k T on [0, T_END_D] (s)."""
+    return np.linspace(0.0, T_END_D, round(T_END_D / T) + 1)
+
+
+def _recurrence(Phi, Gamma, C_matrix, u, x0):
+    """The zero-order-hold recurrence x_{k+1} = Phi x_k + Gamma u_k, y_k = C x_k (one input, one output)."""
+    x = np.empty((len(u), len(x0)))
+    x[0] = x0
+    for k in range(len(u) - 1):
+        x[k + 1] = Phi @ x[k] + np.asarray(Gamma)[:, 0] * u[k]
+    return x @ np.asarray(C_matrix)[0]
+
+
+def check_recurrence(recurrence, T=T):
+    """Self-check of Task D1: ``recurrence(Phi, Gamma, C, u, x0)`` on the sine input and on a free response."""
+    title = f"recurrence(Phi, Gamma, C, u, x0) at T = {T:g}"
+    t = _grid_d(T)
+    Phi, Gamma = discretize(A, B, T)
+    u_sine, x0 = np.sin(t), np.array([1.0, 0.0])
+    try:
+        y_sine = recurrence(Phi, Gamma, C, u_sine, np.zeros(2))
+        y_free = recurrence(Phi, Gamma, C, np.zeros(len(t)), x0)
+    except Exception as error:  # noqa: BLE001 - the student's function: report what it raised
+        if isinstance(error, NotImplementedError):
+            return not_done("D1", "recurrence still raises NotImplementedError; write its body in "
+                                  "the cell above and run it.")
+        return CheckResult(False, title, f"calling it raised {type(error).__name__}: {error}")
+    u_ahead = np.append(u_sine[1:], u_sine[-1])
+    y_euler = _recurrence(np.eye(2) + A * T, B * T, C, u_sine, np.zeros(2))
+    return all_of(title, [
+        check_array("y_k for u = sin t from rest", y_sine, lsim(A, B, C, D, u_sine, t).y, what="y_k", alternatives=[
+            (lsim(A, B, C, D, u_ahead, t).y, "you used u[k+1] in the step from k to k+1; the zero-order hold "
+             "holds u[k] over [kT, (k+1)T)."),
+            (y_euler, "these are Euler's numbers: Phi = I + A T and Gamma = B T. Use the Phi and Gamma passed in.")]),
+        check_array("y_k of the free response from x0 = (1, 0)", y_free, lsim(A, B, C, D, np.zeros(len(t)), t, x0=x0).y,
+                    what="y_k", alternatives=[(np.zeros(len(t)), "the initial state is ignored: start the loop "
+                                                "from x[0] = x0.")]),
+    ])
+
+
+def _orders(T_holds=HOLD_STEPS):
+    """Fits of log e against log T for Part E: {(input, hold): (slope, intercept, swapped slope)}."""
+    holds = hold_accuracy(T_holds)
+    log_T = np.log(holds.steps)
+    fits = {}
+    for errors in holds.inputs:
+        for hold, values in (("zoh", errors.zoh), ("foh", errors.foh)):
+            log_e = np.log(np.maximum(values, 1e-300))
+            slope, intercept = np.polyfit(log_T, log_e, 1)
+            fits[errors.kind, hold] = (float(slope), float(intercept), float(np.polyfit(log_e, log_T, 1)[0]))
+    return fits
+
+
+def check_orders(p_zoh, p_foh, T_holds=HOLD_STEPS):
+    """Self-check of Task E1: the slopes p of log e against log T for the sine input, both holds."""
+    fits = _orders(T_holds)
+    parts = []
+    for name, hold, answer, theory in (("zero-order hold", "zoh", p_zoh, 1), ("triangle hold", "foh", p_foh, 2)):
+        slope, intercept, swapped = fits["sine", hold]
+        parts.append(check_value(f"order of the {name} (sine input; theory {theory})", answer, slope, rtol=1e-6,
+                                 alternatives=[
+            (swapped, "you fitted log T against log e; the order is the slope of log e against log T."),
+            (intercept, "that is the intercept log c; np.polyfit returns [slope, intercept], the order is "
+             "element [0]."),
+            (fits["ramp", hold][0], "that is the fit for the ramp input; the task asks for the sine input.")]))
+    return all_of("measured orders of the holds", parts)
+
+
+def _reference_symbolic(T=T):
+    """Reference answers of Tasks A1 and A2 (sympy matrices in t and T)."""
+    return {"Phi_t": phi_symbolic(), "Gamma_T": gamma_symbolic()}
+
+
+def _series_phi_gamma(A_matrix, B_matrix, T, terms):
+    """The reference of Task B1: :func:`phi_series` with the arguments of the notebook's function."""
+    return phi_series(A_matrix, T, terms, B_matrix)
+
+
+def _reference_matrices(T=T):
+    """Reference answers of Tasks B1 and C1."""
+    Phi, Gamma, Gamma_hat = discretize(A, B, T, hold="foh")
+    return {"series_phi_gamma": _series_phi_gamma, "Phi_aug": Phi, "Gamma_aug": Gamma, "Gamma_hat_aug": Gamma_hat}
+
+
+def _reference_recurrence(T=T):
+    """Reference answers of Task D1: the function and its two runs of the notebook (step and sine)."""
+    t = _grid_d(T)
+    return {"recurrence": _recurrence, "y_step_loop": lsim(A, B, C, D, np.ones(len(t)), t).y,
+            "y_sine_loop": lsim(A, B, C, D, np.sin(t), t).y}
+
+
+def _reference_orders(T_holds=HOLD_STEPS):
+    """Reference answers of Task E1."""
+    fits = _orders(T_holds)
+    return {"p_zoh": fits["sine", "zoh"][0], "p_foh": fits["sine", "foh"][0]}
+
+
+#: The tasks of lab 04, by their label in the notebook.
+TASKS = Tasks(
+    Task("A1", ("Phi_t",), check_phi_t, ("T",), _reference_symbolic, "Phi(t) by hand with sympy"),
+    Task("A2", ("Gamma_T",), check_gamma_t, ("T",), _reference_symbolic, "m(T) by hand with sympy"),
+    Task("B1", ("series_phi_gamma",), check_series, ("T",), _reference_matrices, "the truncated series"),
+    Task("C1", ("Phi_aug", "Gamma_aug", "Gamma_hat_aug"), check_augmented, ("T",), _reference_matrices,
+         "Phi, Gamma and Gamma_hat from one matrix exponential"),
+    Task("D1", ("recurrence",), check_recurrence, ("T",), _reference_recurrence, "the recurrence by hand",
+         also=("y_step_loop", "y_sine_loop")),
+    Task("E1", ("p_zoh", "p_foh"), check_orders, ("T_holds",), _reference_orders, "the orders of the holds"),
+)
+check = TASKS.check
+take = TASKS.take
+
+#: Typical mistakes: each replaces a piece of a task's solution code; its check must give the hint.
+MISTAKES = (
+    Mistake("A1", "the resolvent (A - sI)^-1", "(s * sp.eye(2) - A_sym).inv()", "(A_sym - s * sp.eye(2)).inv()",
+            "(A - sI)^-1 is its negative"),
+    Mistake("A1", "no inverse Laplace transform",
+            "Phi_t = resolvent.applyfunc(lambda entry: sp.inverse_laplace_transform(sp.apart(entry, s), s, t))",
+            "Phi_t = resolvent", "still in s"),
+    Mistake("A1", "e^{At} entry by entry",
+            "Phi_t = resolvent.applyfunc(lambda entry: sp.inverse_laplace_transform(sp.apart(entry, s), s, t))",
+            "Phi_t = (A_sym * t).applyfunc(sp.exp)", "entry by entry"),
+    Mistake("A2", "an indefinite integral", "sp.integrate(entry, (t, 0, T_sym))", "sp.integrate(entry, t)",
+            "t is still in it"),
+    Mistake("A2", "the rectangle rule Phi(T) T B",
+            "Phi_t.applyfunc(lambda entry: sp.integrate(entry, (t, 0, T_sym))) * B_sym",
+            "Phi_t.subs(t, T_sym) * T_sym * B_sym", "rectangle rule"),
+    Mistake("A2", "the integral not multiplied by B", "(t, 0, T_sym))) * B_sym)", "(t, 0, T_sym))))",
+            "multiply the integral of Phi(t) by B_sym"),
+    Mistake("B1", "the term updated without the division by k + 1",
+            "term = term @ (A * T) / (k + 1)", "term = term @ (A * T)", "division by k + 1"),
+    Mistake("B1", "k! instead of (k+1)! in the series of m",
+            "integral = integral + term / (k + 1)", "integral = integral + term", "(k+1)!, not k!"),
+    Mistake("B1", "the factor T of m left out", "return Phi, T * integral @ B", "return Phi, integral @ B",
+            "factor T in front of the sum"),
+    Mistake("B1", "one term too many", "for k in range(terms):", "for k in range(terms + 1):", "sum of 4 terms"),
+    Mistake("C1", "B instead of B T in M", "M[:n, n : n + m] = B * T", "M[:n, n : n + m] = B", "factor T is missing"),
+    Mistake("C1", "A instead of A T in M", "M[:n, :n] = A * T", "M[:n, :n] = A", "e^{A}"),
+    Mistake("C1", "the last two block columns swapped",
+            "Gamma_aug = E[:n, n : n + m]\nGamma_hat_aug = E[:n, n + m :]",
+            "Gamma_aug = E[:n, n + m :]\nGamma_hat_aug = E[:n, n : n + m]", "that is Gamma_hat"),
+    Mistake("D1", "u[k+1] in the step", "Gamma[:, 0] * u[k]", "Gamma[:, 0] * u[k + 1]", "u[k+1]"),
+    Mistake("D1", "the initial state ignored", "x[0] = x0", "x[0] = 0.0", "initial state is ignored"),
+    Mistake("E1", "log T fitted against log e",
+            "p_zoh = np.polyfit(np.log(steps), np.log(holds.sine.zoh), 1)[0]",
+            "p_zoh = np.polyfit(np.log(holds.sine.zoh), np.log(steps), 1)[0]", "log T against log e"),
+    Mistake("E1", "the intercept instead of the slope",
+            "p_foh = np.polyfit(np.log(steps), np.log(holds.sine.foh), 1)[0]",
+            "p_foh = np.polyfit(np.log(steps), np.log(holds.sine.foh), 1)[1]", "intercept"),
+    Mistake("E1", "the ramp input instead of the sine", "np.log(holds.sine.zoh)", "np.log(holds.ramp.zoh)",
+            "ramp input"),
+)
+
+#: Parameters a student may change in the notebook, with a value the tests try.
+PARAMETER_CHANGES = (
+    ParameterChange("T", "T = lab.T", "T = 0.25"),
+    ParameterChange("T_holds", "T_holds = lab.HOLD_STEPS", "T_holds = (0.02, 0.05, 0.1, 0.2)"),
+)
 
 # ---------------------------------------------------------------------------------------------
 # Figures
@@ -412,7 +732,6 @@ def run():
     ExperimentResult
         ``data`` is the :class:`Lab04Results`.
     """
-    T = 0.5
     Phi, Gamma = discretize(A, B, T)
     results = Lab04Results(T=T, Phi=Phi, Gamma=Gamma, series=series_convergence(T), holds=hold_accuracy(),
                            versus=similarity_versus_rk4())

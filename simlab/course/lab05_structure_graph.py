@@ -15,22 +15,36 @@
 4. A textbook-style four-element loop, open loop 20(s + 0.5)/(s(s + 0.1)(s + 2)(s + 10)) in unity
    feedback, with every element's output.
 5. What happens when h is too large for RK4 (the stability limit from the closed-loop poles).
+
+The notebook's tasks (1a .. 6a) are listed in :data:`TASKS`; their checks follow the notebook's
+parameters, the parameter ``a_task`` of G3 in Tasks 1, 3c and 4 and the RK4 step ``h`` of Task 4.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from simlab.course import ExperimentResult
-from simlab.course.check import check_array
+from simlab.course.check import (
+    CheckResult,
+    Mistake,
+    ParameterChange,
+    Task,
+    Tasks,
+    all_of,
+    check_array,
+    check_value,
+    not_done,
+)
 from simlab.course.systems import LOOP_P, LOOP_W, LOOP_W0, LOOP_WC
 from simlab.integrators import NonFiniteStateError
 from simlab.plotting import line_style, plot_element_outputs, subplots
 from simlab.response import StepMetrics, step_metrics
 from simlab.results import Result
-from simlab.stability import max_stable_step
+from simlab.stability import max_stable_step, real_stability_limit
 from simlab.structure import closed_loop, input_derivative_gain, simulate
 
 __all__ = [
@@ -41,6 +55,9 @@ __all__ = [
     "SEED_R",
     "A_VALUES",
     "SEED_RUNS",
+    "A_TASK",
+    "H_STEP",
+    "T_END",
     "SeedSweep",
     "SeedVersusTrue",
     "FourElementLoop",
@@ -59,9 +76,22 @@ __all__ = [
     "step_size_study",
     "step_metrics",
     "StepMetrics",
+    "check_connections",
     "check_H_Q",
     "check_closed_loop",
+    "check_transfer_function",
+    "check_matlab_steps",
+    "check_sweeps",
+    "check_seed_program",
     "check_jump",
+    "check_true_outputs",
+    "check_loop_matrices",
+    "check_step_limit",
+    "TASKS",
+    "MISTAKES",
+    "PARAMETER_CHANGES",
+    "check",
+    "take",
     "run",
     "plot_seed_sweep",
     "plot_seed_versus_true",
@@ -75,6 +105,12 @@ SEED_R = 10.0
 A_VALUES = (2, 4, 6, 8, 10, 12)
 #: (t_end, h) of the seed's two runs; the second is the seed's Tf = 15 cut to the 37 steps it ran.
 SEED_RUNS = ((10.0, 0.2), (14.8, 0.4))
+#: The notebook's parameter ``a_task``: the a of G3 = (s + a)/(s + 1) in Tasks 1, 3c and 4.
+A_TASK = 2
+#: The notebook's parameter ``h``: the RK4 step of Task 4 (s), the seed's first run; it must divide T_END.
+H_STEP = 0.2
+#: End of the runs of Task 4 (s).
+T_END = 10.0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -142,6 +178,8 @@ class SeedVersusTrue(Result):
         The parameter a of G3 = (s + a)/(s + 1).
     r : float
         Height of the input step.
+    h : float
+        RK4 step (s).
     """
 
     unpacks_as = ("t", "y_seed", "y_true")
@@ -155,6 +193,7 @@ class SeedVersusTrue(Result):
     max_difference: float
     a: float
     r: float
+    h: float
 
 
 @dataclass(frozen=True)
@@ -301,7 +340,7 @@ def seed_transfer_function():
     return sp.factor(sp.cancel(open_loop / (1 + open_loop))), s, a
 
 
-def seed_versus_true(a=2, t_end=10.0, h=0.2):
+def seed_versus_true(a=A_TASK, t_end=T_END, h=H_STEP):
     """The seed program's response (r' term dropped) against the true response, and the jump.
 
     Returns
@@ -315,7 +354,7 @@ def seed_versus_true(a=2, t_end=10.0, h=0.2):
     true = simulate(P, SEED_W, SEED_W0, SEED_WC, SEED_R, (0.0, t_end), h)
     jump = input_derivative_gain(P, SEED_W, SEED_W0, SEED_WC)[:, 0] * SEED_R
     return SeedVersusTrue(t=seed.t, y_seed=seed.y, y_true=true.y, x_seed=seed.x, x_true=true.x, jump=jump,
-                          max_difference=float(np.max(np.abs(seed.y - true.y))), a=a, r=SEED_R)
+                          max_difference=float(np.max(np.abs(seed.y - true.y))), a=a, r=SEED_R, h=h)
 
 
 def four_element_loop(t_end=20.0, h=0.05, r=1.0):
@@ -364,37 +403,313 @@ def step_size_study(t_end=40.0):
     return StepSizeStudy(h_limit=h_limit, runs=tuple(runs))
 
 
-def check_H_Q(H, Q, a=2):
-    """Self-check of H = diag(B) - diag(D) W and Q = diag(C) W - diag(A) for the seed's task."""
-    P = seed_P(a)
-    H_ref = np.diag(P[:, 1]) - np.diag(P[:, 3]) @ SEED_W
-    Q_ref = np.diag(P[:, 2]) @ SEED_W - np.diag(P[:, 0])
-    first = check_array("H", H, H_ref, what="entries", alternatives=[
-        (np.diag(P[:, 1]) - SEED_W @ np.diag(P[:, 3]), "the order matters: diag(D) W scales the rows "
-         "of W (element i's own D_i), W diag(D) would scale the columns.")])
-    if not first:
-        return first
-    return check_array("Q", Q, Q_ref, what="entries", alternatives=[
-        (np.diag(P[:, 2]) @ SEED_W + np.diag(P[:, 0]), "the sign of diag(A): B y' + A y = C u, so A "
-         "moves to the right-hand side with a minus sign.")])
+# ---------------------------------------------------------------------------------------------
+# Self-checks. Each takes a task's answers positionally and the notebook's parameters (a_task,
+# h) as keywords with the lab's values, so that a correct answer stays correct when a student
+# changes them.
+# ---------------------------------------------------------------------------------------------
 
 
-def check_closed_loop(A, B, a=2):
-    """Self-check of the closed-loop A = H^-1 Q and B = H^-1 diag(C) W0 of the seed's task."""
-    A_ref, B_ref, _ = closed_loop(seed_P(a), SEED_W, SEED_W0, SEED_WC)
-    first = check_array("A = H^-1 Q", A, A_ref, what="entries")
-    if not first:
-        return first
-    return check_array("B = H^-1 diag(C) W0", np.reshape(B, (-1, 1)), B_ref, what="entries")
+def check_connections(P, W, W0, Wc, a_task=A_TASK):
+    """Self-check of Task 1a: P, W, W0 and Wc of the seed's task for a = ``a_task``."""
+    P_ref = seed_P(a_task)
+    return all_of(f"P, W, W0, Wc of the seed's task (a = {a_task:g})", [
+        check_array(f"P (a = {a_task:g})", P, P_ref, what="entries", alternatives=[
+            (P_ref[:, [2, 3, 0, 1]], "numerator and denominator are swapped: G_i = (C_i + D_i s)/(A_i + B_i s), "
+             "so A_i, B_i (first two columns) belong to the denominator."),
+            (P_ref[:, [1, 0, 3, 2]], "the columns are [A_i, B_i, C_i, D_i]: the constant term comes before the "
+             "coefficient of s."),
+            (P_ref[::-1], "number the elements from left to right: element 1 is (s + 0.5)/(s + 0.1).")]),
+        check_array("W", W, SEED_W, what="entries", alternatives=[
+            (SEED_W.T, "W is transposed: W[i, j] is the gain from the output of element j to the input of "
+             "element i."),
+            (np.abs(SEED_W), "the feedback is negative: u1 = r - y3, so W[0, 2] = -1.")]),
+        check_array("W0", np.ravel(W0), SEED_W0, what="entries"),
+        check_array("Wc", np.ravel(Wc), SEED_WC, what="entries"),
+    ])
 
 
-def check_jump(x0_plus, a=2):
-    """Self-check of the jump of the element outputs at t = 0+ for the step r = 10."""
-    reference = input_derivative_gain(seed_P(a), SEED_W, SEED_W0, SEED_WC)[:, 0] * SEED_R
-    return check_array("x(0+)", np.ravel(x0_plus), reference, what="entries",
-                       alternatives=[(np.zeros(3), "zero is the seed program's assumption; the "
-                                      "D_1 s term of element 1 differentiates the step.")])
+def check_H_Q(H, Q, a_task=A_TASK):
+    """Self-check of Task 1b: H = diag(B) - diag(D) W and Q = diag(C) W - diag(A) for the seed's task."""
+    P = seed_P(a_task)
+    A_diag, B_diag, C_diag, D_diag = (np.diag(P[:, k]) for k in range(4))
+    return all_of(f"H and Q (a = {a_task:g})", [
+        check_array("H", H, B_diag - D_diag @ SEED_W, what="entries", alternatives=[
+            (B_diag - SEED_W @ D_diag, "the order matters: diag(D) W scales the rows of W (element i's own "
+             "D_i), W diag(D) would scale the columns."),
+            (B_diag + D_diag @ SEED_W, "the sign of diag(D) W: D u' = D W y' + ... moves to the left-hand side "
+             "with a minus sign.")]),
+        check_array("Q", Q, C_diag @ SEED_W - A_diag, what="entries", alternatives=[
+            (C_diag @ SEED_W + A_diag, "the sign of diag(A): B y' + A y = C u, so A moves to the right-hand side "
+             "with a minus sign.")]),
+    ])
 
+
+def check_closed_loop(A, B, a_task=A_TASK):
+    """Self-check of Task 1c: the closed-loop A = H^-1 Q and B = H^-1 diag(C) W0 of the seed's task."""
+    P = seed_P(a_task)
+    A_ref, B_ref, _ = closed_loop(P, SEED_W, SEED_W0, SEED_WC)
+    H = np.diag(P[:, 1]) - np.diag(P[:, 3]) @ SEED_W
+    Q = np.diag(P[:, 2]) @ SEED_W - np.diag(P[:, 0])
+    W0 = SEED_W0.reshape(-1, 1)
+    return all_of(f"closed loop A, B (a = {a_task:g})", [
+        check_array("A = H^-1 Q", A, A_ref, what="entries", alternatives=[
+            (Q @ np.linalg.inv(H), "that is Q H^-1; the state equation H x' = Q x + ... gives A = H^-1 Q, "
+             "np.linalg.solve(H, Q).")]),
+        check_array("B = H^-1 diag(C) W0", np.reshape(B, (-1, 1)) if np.size(B) == 3 else B, B_ref, what="entries",
+                    alternatives=[
+            (np.linalg.solve(H, W0), "that is H^-1 W0: r passes element 1's gain C_1 on the way in, "
+             "B = H^-1 diag(C) W0."),
+            (np.linalg.solve(H, np.diag(P[:, 3]) @ W0), "that is B_d = H^-1 diag(D) W0, the derivative path; "
+             "B uses diag(C).")]),
+    ])
+
+
+def _points(expression, points):
+    """Values of a sympy expression in symbols named s and a at ``points`` [(s, a)], as rows [Re, Im]."""
+    names = {symbol.name: symbol for symbol in expression.free_symbols}
+    values = [complex(expression.subs({names[key]: value for key, value in (("s", s_value), ("a", a_value))
+                                       if key in names})) for s_value, a_value in points]
+    return np.array([[value.real, value.imag] for value in values])
+
+
+def check_transfer_function(Phi):
+    """Self-check of Task 2a: the closed loop Phi(s) = G / (1 + G), a sympy expression in s and a."""
+    import sympy as sp
+
+    title = "Phi at three (s, a) points"
+    try:
+        expression = sp.sympify(Phi)
+    except (sp.SympifyError, TypeError):
+        return CheckResult(False, title, f"expected a sympy expression in s and a, got {type(Phi).__name__}.")
+    names = {symbol.name for symbol in expression.free_symbols}
+    if names - {"s", "a"}:
+        return CheckResult(False, title, f"Phi contains {sorted(names - {'s', 'a'})}; it must be an expression in "
+                           f"s and a only.")
+    if "a" not in names:
+        return CheckResult(False, title, "Phi does not contain a: keep a as a symbol, G3 = (s + a)/(s + 1), so "
+                           "that one expression serves every a.")
+    reference, s, a = seed_transfer_function()
+    points = [(0.4, 2), (1.5j, 6), (-0.2 + 0.8j, 12)]
+    G = (s + sp.Rational(1, 2)) / (s + sp.Rational(1, 10)) / s * (s + a) / (s + 1)
+    return check_array(title, _points(expression, points), _points(reference, points), what="values",
+                       alternatives=[
+        (_points(G, points), "this is the open loop G1 G2 G3; the closed loop is G / (1 + G)."),
+        (_points(G / (1 - G), points), "the feedback is negative: G / (1 + G), not G / (1 - G).")])
+
+
+def check_matlab_steps(steps_matlab, Tf=15.0, h=0.4):
+    """Self-check of Task 3a: the number of times MATLAB's ``for i=1:Tf/h`` runs, floor(Tf/h)."""
+    return check_value(f"steps of for i=1:Tf/h (Tf = {Tf:g}, h = {h:g})", steps_matlab, math.floor(Tf / h + 1e-9),
+                       rtol=0, atol=1e-9, alternatives=[
+        (math.floor(Tf / h) + 1, "one too many: round(37.5) or ceil(37.5) gives 38, but the colon operator "
+         "1:37.5 stops at the last whole number not beyond 37.5; it does not round."),
+        (Tf / h, "that is Tf/h itself; a loop runs a whole number of times.")])
+
+
+def _output(result):
+    """The output y of a simulation result (a :class:`~simlab.structure.StructureResponse`), or the answer itself."""
+    return getattr(result, "y", result)
+
+
+def check_sweeps(P_batch, result_02, result_04):
+    """Self-check of Task 3b: the batch of six P matrices and the two vectorized runs of the seed."""
+    P_ref = np.stack([seed_P(a) for a in A_VALUES])
+    parts = [check_array("P_batch", P_batch, P_ref, what="entries")]
+    for (t_end, h), result in zip(SEED_RUNS, (result_02, result_04)):
+        y_ref = seed_sweep(t_end, h).y
+        parts.append(check_array(f"y, h = {h:g}", _output(result), y_ref, alternatives=[
+            (seed_sweep(t_end, h, seed_compatible=True).y, "these are the seed program's numbers "
+             "(seed_compatible=True); use the default, the true response."),
+            (y_ref / SEED_R, f"that is the response to a unit step; the seed's input is a step of r = {SEED_R:g} "
+             "(lab.SEED_R).")]))
+    return all_of("the seed's two runs for a = 2, 4, ..., 12", parts)
+
+
+def _seed_program(a_value, Tf, h, r=SEED_R):
+    """The reference of Task 3c: the seed's listing (floor(Tf/h) RK4 steps of x' = A x + B r from 0)."""
+    n = math.floor(Tf / h + 1e-9)
+    result = simulate(seed_P(a_value), SEED_W, SEED_W0, SEED_WC, r, (0.0, n * h), h, seed_compatible=True)
+    return result.t, result.y
+
+
+def check_seed_program(seed_program, a_task=A_TASK):
+    """Self-check of Task 3c: ``seed_program(a, Tf, h)`` for Tf = 15, h = 0.4 against the seed-compatible mode."""
+    title = f"seed program replayed, a = {a_task:g}, Tf = 15, h = 0.4"
+    try:
+        t, y = seed_program(a_task, 15.0, 0.4)
+    except Exception as error:  # noqa: BLE001 - the student's function: report what it raised
+        if isinstance(error, NotImplementedError):
+            return not_done("3c", "seed_program still raises NotImplementedError; write its body in "
+                                  "the cell above and run it.")
+        return CheckResult(False, title, f"calling seed_program(a, 15.0, 0.4) raised {type(error).__name__}: {error}")
+    t_ref, y_ref = _seed_program(a_task, 15.0, 0.4)
+    if np.size(y) == len(y_ref) + 1:
+        return CheckResult(False, title, f"one point too many ({np.size(y)} values); MATLAB's for i=1:37.5 runs "
+                           f"floor(37.5) = 37 times, not 38.")
+    return all_of(title, [
+        check_array("y", y, y_ref, what="values", alternatives=[
+            (np.concatenate([[0.0], y_ref[:-1]]), "your y lags one step: append Wc x after updating x, as the "
+             "listing's y=[y,Wc*x] follows x=x+h*(...).")]),
+        check_array("t", t, t_ref, what="values"),
+    ])
+
+
+def check_jump(x0_plus, a_task=A_TASK):
+    """Self-check of Task 4a: the jump x(0+) = H^-1 diag(D) W0 r of the element outputs for the step r = 10."""
+    P = seed_P(a_task)
+    B_d = input_derivative_gain(P, SEED_W, SEED_W0, SEED_WC)[:, 0]
+    _, B, _ = closed_loop(P, SEED_W, SEED_W0, SEED_WC)
+    return check_array("x(0+)", np.ravel(x0_plus), B_d * SEED_R, what="entries", alternatives=[
+        (np.zeros(3), "zero is the seed program's assumption; the D_1 s term of element 1 differentiates the step."),
+        (B_d, f"that is B_d, the jump for a unit step; the step here is r = {SEED_R:g}."),
+        (B[:, 0] * SEED_R, "that is B r = H^-1 diag(C) W0 r; the jump comes through the derivative path, "
+         "H^-1 diag(D) W0 r.")])
+
+
+def check_true_outputs(x_true, a_task=A_TASK, h=H_STEP):
+    """Self-check of Task 4b: the element outputs x = z + B_d r of the true response, RK4 with step h."""
+    versus = seed_versus_true(a=a_task, t_end=T_END, h=h)
+    shift = versus.jump
+    return check_array(f"true element outputs (a = {a_task:g}, h = {h:g})", x_true, versus.x_true, what="values",
+                       alternatives=[
+        (versus.x_seed, "these are the seed program's outputs: integrate z' = A z + (A B_d + B) r and add B_d r."),
+        (versus.x_true - shift, "this is z; the element outputs are x = z + B_d r."),
+        (versus.x_seed + shift, "the input matrix of z' = A z + (A B_d + B) r includes A B_d: with B alone z is "
+         "the seed's response.")])
+
+
+def check_loop_matrices(P_loop, W_loop, W0_loop, Wc_loop):
+    """Self-check of Task 5a: P, W, W0 and Wc of the four-element loop (:mod:`simlab.course.systems`)."""
+    P_pi_swapped = LOOP_P.copy()
+    P_pi_swapped[0] = LOOP_P[0, [0, 1, 3, 2]]
+    return all_of("the four-element loop", [
+        check_array("P_loop", P_loop, LOOP_P, what="entries", alternatives=[
+            (LOOP_P[::-1], "number the elements from left to right: element 1 is the PI element."),
+            (P_pi_swapped, "PI (K1 s + K2)/s is the row [0, 1, K2, K1]: C_i is the constant, D_i the s-term.")]),
+        check_array("W_loop", W_loop, LOOP_W, what="entries", alternatives=[
+            (LOOP_W.T, "W is transposed: W[i, j] is the gain from the output of element j to the input of element i."),
+            (np.abs(LOOP_W), "the feedback is negative: u1 = r - y4.")]),
+        check_array("W0_loop", np.ravel(W0_loop), LOOP_W0, what="entries"),
+        check_array("Wc_loop", np.ravel(Wc_loop), LOOP_WC, what="entries"),
+    ])
+
+
+def check_step_limit(h_limit):
+    """Self-check of Task 6a: the largest stable RK4 step of the four-element loop (s)."""
+    A, _, _ = closed_loop(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC)
+    eigenvalues = np.linalg.eigvals(A)
+    return check_value("RK4 step limit of the four-element loop (s)", h_limit, rk4_step_limit(), rtol=1e-6, unit="s",
+                       alternatives=[
+        (real_stability_limit("euler") / eigenvalues.real.min(), "that is Euler's limit (z_min = -2); RK4's real "
+         "limit is about -2.785."),
+        (real_stability_limit("rk4") / eigenvalues.real.max(), "that limit belongs to the slowest eigenvalue; the "
+         "fastest one decides.")])
+
+
+def _reference_model(a_task=A_TASK):
+    """Reference answers of Tasks 1a-1c for a = ``a_task`` (the matrices of the seed's task)."""
+    P = seed_P(a_task)
+    A, B, _ = closed_loop(P, SEED_W, SEED_W0, SEED_WC)
+    A_diag, B_diag, C_diag, D_diag = (np.diag(P[:, k]) for k in range(4))
+    return {"P": P, "W": SEED_W.copy(), "W0": SEED_W0.copy(), "Wc": SEED_WC.copy(), "H": B_diag - D_diag @ SEED_W,
+            "Q": C_diag @ SEED_W - A_diag, "A1": A_diag, "B1": B_diag, "C1": C_diag, "D1": D_diag, "A": A, "B": B}
+
+
+def _reference_transfer_function():
+    """Reference answer of Task 2a, Phi(s) in the symbols s and a."""
+    return {"Phi": seed_transfer_function()[0]}
+
+
+def _reference_seed_program(a_task=A_TASK):
+    """Reference answer of Task 3c, the seed's listing as a function."""
+    return {"seed_program": _seed_program}
+
+
+#: The tasks of lab 05, by their label in the notebook.
+TASKS = Tasks(
+    Task("1a", ("P", "W", "W0", "Wc"), check_connections, ("a_task",), _reference_model, "P, W, W0, Wc"),
+    Task("1b", ("H", "Q"), check_H_Q, ("a_task",), _reference_model, "H and Q", also=("A1", "B1", "C1", "D1")),
+    Task("1c", ("A", "B"), check_closed_loop, ("a_task",), _reference_model, "the closed loop A, B"),
+    Task("2a", ("Phi",), check_transfer_function, (), _reference_transfer_function, "Phi(s) with sympy"),
+    Task("3a", ("steps_matlab",), check_matlab_steps, (), None, "the seed's loop count"),
+    Task("3b", ("P_batch", "result_02", "result_04"), check_sweeps, (), None, "the seed's two runs, vectorized"),
+    Task("3c", ("seed_program",), check_seed_program, ("a_task",), _reference_seed_program,
+         "the seed's program replayed"),
+    Task("4a", ("x0_plus",), check_jump, ("a_task",), None, "the jump at t = 0+"),
+    Task("4b", ("x_true",), check_true_outputs, ("a_task", "h"), None, "the true response by hand"),
+    Task("5a", ("P_loop", "W_loop", "W0_loop", "Wc_loop"), check_loop_matrices, (), None,
+         "the matrices of the four-element loop"),
+    Task("6a", ("h_limit",), check_step_limit, (), None, "the RK4 step limit"),
+)
+check = TASKS.check
+take = TASKS.take
+
+_W_SEED = "W = np.array([[0.0, 0.0, -1.0],\n              [1.0, 0.0, 0.0],\n              [0.0, 1.0, 0.0]])"
+_P_SEED = ("P = np.array([[0.1, 1.0, 0.5, 1.0],\n              [0.0, 1.0, 1.0, 0.0],\n"
+           "              [1.0, 1.0, a_task, 1.0]])")
+_SEED_LOOP_END = ("        x = x + h * (K1 + 2 * K2 + 2 * K3 + K4) / 6\n"
+                  "        y.append((Wc @ x).item())            # y=[y,Wc*x]\n")
+
+#: Typical mistakes: each replaces a piece of a task's solution code; its check must give the hint.
+MISTAKES = (
+    Mistake("1a", "W transposed", _W_SEED,
+            "W = np.array([[0.0, 1.0, 0.0],\n              [0.0, 0.0, 1.0],\n              [-1.0, 0.0, 0.0]])",
+            "W is transposed"),
+    Mistake("1a", "positive feedback", "W = np.array([[0.0, 0.0, -1.0],", "W = np.array([[0.0, 0.0, 1.0],",
+            "the feedback is negative"),
+    Mistake("1a", "the coefficient of s first", _P_SEED,
+            "P = np.array([[1.0, 0.1, 1.0, 0.5],\n              [1.0, 0.0, 0.0, 1.0],\n"
+            "              [1.0, 1.0, 1.0, a_task]])", "constant term comes before"),
+    Mistake("1b", "W diag(D) instead of diag(D) W", "H = B1 - D1 @ W  # H", "H = B1 - W @ D1  # H",
+            "the order matters"),
+    Mistake("1b", "the sign of diag(A)", "Q = C1 @ W - A1  # Q", "Q = C1 @ W + A1  # Q", "the sign of diag(A)"),
+    Mistake("1c", "Q H^-1 instead of H^-1 Q", "A = np.linalg.solve(H, Q)", "A = Q @ np.linalg.inv(H)",
+            "that is Q H^-1"),
+    Mistake("1c", "B without diag(C)", "np.linalg.solve(H, C1 @ np.reshape(W0, (3, 1)))",
+            "np.linalg.solve(H, np.reshape(W0, (3, 1)))", "gain C_1"),
+    Mistake("2a", "the open loop", "Phi = sp.factor(sp.cancel(G_open / (1 + G_open)))",
+            "Phi = sp.factor(sp.cancel(G_open))", "open loop"),
+    Mistake("2a", "positive feedback", "G_open / (1 + G_open)", "G_open / (1 - G_open)", "feedback is negative"),
+    Mistake("2a", "a = 2 instead of the symbol a", "G3 = (s + a) / (s + 1)", "G3 = (s + 2) / (s + 1)",
+            "keep a as a symbol"),
+    Mistake("3a", "Tf/h rounded", "steps_matlab = int(np.floor(Tf_seed / h_seed))",
+            "steps_matlab = round(Tf_seed / h_seed)", "it does not round"),
+    Mistake("3b", "the seed-compatible mode",
+            "result_02 = simulate(P_batch, lab.SEED_W, lab.SEED_W0, lab.SEED_WC, r=lab.SEED_R, t_span=(0.0, 10.0), h=0.2)",
+            "result_02 = simulate(P_batch, lab.SEED_W, lab.SEED_W0, lab.SEED_WC, r=lab.SEED_R, t_span=(0.0, 10.0), h=0.2,\n"
+            "                     seed_compatible=True)", "seed program's numbers"),
+    Mistake("3b", "a unit step", "r=lab.SEED_R, t_span=(0.0, 14.8), h=0.4)", "r=1.0, t_span=(0.0, 14.8), h=0.4)",
+            "unit step"),
+    Mistake("3c", "one step too many", "for i in range(int(np.floor(Tf / h))):", "for i in range(round(Tf / h)):",
+            "one point too many"),
+    Mistake("3c", "y appended before the update", _SEED_LOOP_END,
+            "        y.append((Wc @ x).item())            # y=[y,Wc*x]\n"
+            "        x = x + h * (K1 + 2 * K2 + 2 * K3 + K4) / 6\n", "lags one step"),
+    Mistake("4a", "the seed's zero jump",
+            "x0_plus = np.linalg.solve(H, D1 @ np.reshape(W0, (3, 1))).ravel() * lab.SEED_R",
+            "x0_plus = np.zeros(3)  # at rest before the step", "seed program's assumption"),
+    Mistake("4a", "the jump of a unit step", "(3, 1))).ravel() * lab.SEED_R", "(3, 1))).ravel()", "unit step"),
+    Mistake("4a", "diag(C) instead of diag(D)", "np.linalg.solve(H, D1 @ np.reshape(W0, (3, 1)))",
+            "np.linalg.solve(H, C1 @ np.reshape(W0, (3, 1)))", "derivative path"),
+    Mistake("4b", "z instead of x", "x_true = trajectory.x + B_d.ravel() * r_step", "x_true = trajectory.x",
+            "this is z"),
+    Mistake("4b", "B instead of A B_d + B", "B_z = (A @ B_d + B).ravel()", "B_z = B.ravel()", "includes A B_d"),
+    Mistake("5a", "the PI row [0, 1, K1, K2]", "[[0.0, 1.0, 0.5, 1.0],    # PI", "[[0.0, 1.0, 1.0, 0.5],    # PI",
+            "[0, 1, K2, K1]"),
+    Mistake("5a", "positive feedback", "W_loop = np.array([[0.0, 0.0, 0.0, -1.0],",
+            "W_loop = np.array([[0.0, 0.0, 0.0, 1.0],", "the feedback is negative"),
+    Mistake("6a", "Euler's limit", 'stability.real_stability_limit("rk4") / lam_fast',
+            'stability.real_stability_limit("euler") / lam_fast', "Euler's limit"),
+    Mistake("6a", "the slowest eigenvalue", "eigenvalues[np.argmin(eigenvalues.real)].real",
+            "eigenvalues[np.argmax(eigenvalues.real)].real", "slowest eigenvalue"),
+)
+
+#: Parameters a student may change in the notebook, with a value the tests try.
+PARAMETER_CHANGES = (
+    ParameterChange("a_task", "a_task = lab.A_TASK", "a_task = 5"),
+    ParameterChange("h", "h = lab.H_STEP", "h = 0.1"),
+)
 
 # ---------------------------------------------------------------------------------------------
 # Figures
@@ -432,7 +747,8 @@ def plot_seed_versus_true(versus):
     ax.legend()
     ax_out.plot(t, versus.y_true, label="true response", **line_style(0))
     ax_out.plot(t, versus.y_seed, label="seed program", **line_style(1))
-    ax_out.set(xlabel="t (s)", ylabel="y(t) = y3(t)", title=f"System output, a = {versus.a}, r = {versus.r:g}")
+    ax_out.set(xlabel="t (s)", ylabel="y(t) = y3(t)",
+               title=f"System output, a = {versus.a:g}, r = {versus.r:g}, h = {versus.h:g}")
     ax_out.legend()
     return fig
 

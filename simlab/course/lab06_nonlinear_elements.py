@@ -14,17 +14,31 @@ the output of any element:
    set point; an ideal relay on the error gives a fast oscillation (chattering) predicted by the
    relay's describing function N(A) = 4M / (pi A);
 5. accuracy versus T for the saturated loop.
+
+The notebook's tasks (A1 .. E1) are listed in :data:`TASKS`; their checks follow the notebook's
+parameters: the step ``T`` of the per-element runs of Tasks A2, C1 and C2, the saturation level
+``limit`` of Part C and the backlash half-width ``b_bl`` of Part D.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from simlab.course import ExperimentResult
+from simlab.course.check import (
+    Mistake,
+    ParameterChange,
+    Task,
+    Tasks,
+    all_of,
+    check_array,
+    check_value,
+)
 from simlab.course.systems import LOOP_P, LOOP_W, LOOP_W0, LOOP_WC
-from simlab.elementwise import simulate_elements
+from simlab.elementwise import discretize_element, simulate_elements
 from simlab.nonlinear import Backlash, DeadZone, Relay, Saturation
 from simlab.plotting import line_style, plot_characteristics, subplots
 from simlab.response import StepMetrics, step_metrics
@@ -32,6 +46,9 @@ from simlab.results import Result
 from simlab.structure import simulate
 
 __all__ = [
+    "T_STEP",
+    "LIMIT",
+    "B_BACKLASH",
     "HoldConvergence",
     "LinearAccuracy",
     "SaturationRun",
@@ -50,14 +67,36 @@ __all__ = [
     "backlash_describing_function",
     "relay_describing_function",
     "harmonic_balance",
+    "backlash_prediction",
+    "relay_prediction",
     "backlash_limit_cycle",
     "dead_zone_study",
     "relay_limit_cycle",
     "saturation_accuracy",
+    "check_element_coefficients",
+    "check_hold_errors",
+    "check_backlash",
+    "check_saturated_ode",
+    "check_saturation_error",
+    "check_limit_cycle_measured",
+    "check_harmonic_balance",
+    "check_relay_prediction",
+    "TASKS",
+    "MISTAKES",
+    "PARAMETER_CHANGES",
+    "check",
+    "take",
     "run",
     "plot_lab06_responses",
 ]
 
+
+#: The notebook's parameter ``T``: the step of the per-element runs of Tasks A2, C1 and C2 (s).
+T_STEP = 0.01
+#: The notebook's parameter ``limit``: the saturation level of the PI output in Tasks C1 and C2.
+LIMIT = 0.8
+#: The notebook's parameter ``b_bl``: the half-width of the backlash of Part D.
+B_BACKLASH = 0.2
 
 # ---------------------------------------------------------------------------------------------
 # Results
@@ -357,20 +396,34 @@ def saturated_reference(limit, t, r=1.0):
     Hand-written state equations: xi' = e (the PI integrator), with e = r - x4 and
     y1 = sat(e + 0.5 xi); x2' = -0.1 x2 + y1; x3' = -2 x3 + x2; x4' = -10 x4 + 20 x3.
     """
+    return _loop_ode(limit, t, r)
+
+
+def _loop_ode(limit, t, r=1.0, where="output", rtol=1e-10, atol=1e-12):
+    """y = x4 of the hand-written loop by ``solve_ivp`` (LSODA, max_step 0.01), from rest.
+
+    ``where`` places the saturation at +-limit: on the PI output (``"output"``), on the error
+    (``"error"``, the input of element 1) or nowhere (``"linear"``).
+    """
     from scipy.integrate import solve_ivp
 
     def f(_, state):
         xi, x2, x3, x4 = state
         e = r - x4
-        y1 = np.clip(e + 0.5 * xi, -limit, limit)
+        if where == "output":
+            y1 = np.clip(e + 0.5 * xi, -limit, limit)
+        elif where == "error":
+            y1 = np.clip(e, -limit, limit) + 0.5 * xi
+        else:
+            y1 = e + 0.5 * xi
         return [e, -0.1 * x2 + y1, -2.0 * x3 + x2, -10.0 * x4 + 20.0 * x3]
 
     solution = solve_ivp(f, (t[0], t[-1]), [0.0, 0.0, 0.0, 0.0], t_eval=t, method="LSODA",
-                         rtol=1e-10, atol=1e-12, max_step=0.01)
+                         rtol=rtol, atol=atol, max_step=0.01)
     return solution.y[3]
 
 
-def saturation_study(limits=(None, 1.0, 0.8, 0.5), T=0.01, t_end=40.0):
+def saturation_study(limits=(None, 1.0, 0.8, 0.5), T=T_STEP, t_end=40.0):
     """Step responses with the PI element's output saturated at each limit (None: linear).
 
     Returns
@@ -453,7 +506,7 @@ def harmonic_balance(linear, describing, amplitudes, omegas):
     return LimitCyclePrediction(A=float(A_star), omega=float(w_star), period=2 * np.pi / float(w_star))
 
 
-def backlash_limit_cycle(b=0.2, T=0.005, t_end=300.0):
+def backlash_limit_cycle(b=B_BACKLASH, T=0.005, t_end=300.0):
     """Backlash of half-width b after the PI element: the limit cycle, measured and predicted.
 
     The backlash sees the PI output y1; the loop from the backlash output back to its input is
@@ -478,10 +531,21 @@ def backlash_limit_cycle(b=0.2, T=0.005, t_end=300.0):
     t_from = 0.5 * t_end
     measured_y = oscillation(result.t, result.y, t_from)
     measured_in = oscillation(result.t, y1_pi, t_from)
-    predicted = harmonic_balance(loop_open_loop, lambda a: backlash_describing_function(a, b),
-                                 np.linspace(b * 1.05, 20 * b, 200), np.linspace(0.05, 3.0, 300))
     return BacklashLimitCycle(t=result.t, y=result.y, y1=result.x[:, 0], y1_in=y1_pi, b=b,
-                              measured_output=measured_y, measured_input=measured_in, predicted=predicted)
+                              measured_output=measured_y, measured_input=measured_in,
+                              predicted=backlash_prediction(b))
+
+
+def backlash_prediction(b=B_BACKLASH):
+    """The limit cycle with backlash b after the PI element by harmonic balance, 1 + N(A) G(j omega) = 0.
+
+    Returns
+    -------
+    LimitCyclePrediction
+        Amplitude ``A`` at the backlash input, ``omega`` (rad/s) and ``period`` (s).
+    """
+    return harmonic_balance(loop_open_loop, lambda a: backlash_describing_function(a, b),
+                            np.linspace(b * 1.05, 20 * b, 200), np.linspace(0.05, 3.0, 300))
 
 
 def dead_zone_study(width=0.3, T=0.01, t_end=80.0):
@@ -512,12 +576,21 @@ def relay_limit_cycle(M=1.0, T=0.001, t_end=40.0):
                                nonlinear={(1, "input"): Relay(M)})
     error = 1.0 - result.y
     measured = oscillation(result.t, error, 0.5 * t_end)
-    predicted = harmonic_balance(loop_open_loop, lambda a: relay_describing_function(a, M),
-                                 np.linspace(0.01, 3.0, 300), np.linspace(0.2, 20.0, 300))
-    return RelayLimitCycle(t=result.t, y=result.y, M=M, measured=measured, predicted=predicted)
+    return RelayLimitCycle(t=result.t, y=result.y, M=M, measured=measured, predicted=relay_prediction(M))
 
 
-def saturation_accuracy(limit=0.8, steps=(0.04, 0.02, 0.01, 0.005), t_end=30.0):
+def relay_prediction(M=1.0):
+    """The relay oscillation by harmonic balance with N(A) = 4M/(pi A): error amplitude, omega, period.
+
+    Returns
+    -------
+    LimitCyclePrediction
+    """
+    return harmonic_balance(loop_open_loop, lambda a: relay_describing_function(a, M),
+                            np.linspace(0.01, 3.0, 300), np.linspace(0.2, 20.0, 300))
+
+
+def saturation_accuracy(limit=LIMIT, steps=(0.04, 0.02, 0.01, 0.005), t_end=30.0):
     """Max error of the per-element result with saturation against ``saturated_reference``.
 
     Returns
@@ -533,6 +606,302 @@ def saturation_accuracy(limit=0.8, steps=(0.04, 0.02, 0.01, 0.005), t_end=30.0):
     return SaturationAccuracy(limit=limit, steps=tuple(float(T) for T in steps), errors=tuple(errors),
                               order=float(np.polyfit(np.log(steps), np.log(errors), 1)[0]))
 
+
+# ---------------------------------------------------------------------------------------------
+# Self-checks. Each takes a task's answers positionally and the notebook's parameters (T, limit,
+# b_bl, and the values a task cell sets: T_a1, u_script, b_gap, M_relay) as keywords with the
+# lab's values, so that a correct answer stays correct when a student changes them.
+# ---------------------------------------------------------------------------------------------
+
+#: The step of Task A1 (s), the input script of Task B1 and the relay level of Task E1.
+T_A1, B_GAP, M_RELAY = 0.05, 0.5, 1.0
+
+
+def _u_script(corners=(0.0, 2.0, 0.5, 1.5, -1.0, 0.0), du=0.1):
+    """The input history of Task B1: straight runs between the corners in increments du."""
+    segments = [np.linspace(start, end, round(abs(end - start) / du) + 1)[:-1]
+                for start, end in zip(corners[:-1], corners[1:])]
+    return np.concatenate(segments + [[corners[-1]]])
+
+
+def _element4(T_a1=T_A1):
+    """Reference answers of Task A1: element 4 (20/(s + 10)) discretized by hand and by the library."""
+    from simlab.similarity import discretize
+
+    A4, B4, C4, D4 = LOOP_P[3]
+    a, kappa = A4 / B4, (C4 * B4 - A4 * D4) / B4**2
+    coefficients = discretize_element(LOOP_P[3], T_a1, hold="foh")
+    Phi_m, Gamma_m, Gamma_hat_m = discretize([[-a]], [kappa], T_a1, hold="foh")
+    return {"a4": a, "kappa4": kappa, "d4": D4 / B4, "Phi4": coefficients.Phi, "Gamma4": coefficients.Gamma,
+            "Gamma_hat4": coefficients.Gamma_hat, "coefficients4": coefficients, "Phi_m": Phi_m,
+            "Gamma_m": Gamma_m, "Gamma_hat_m": Gamma_hat_m}
+
+
+def check_element_coefficients(a4, kappa4, d4, Phi4, Gamma4, Gamma_hat4, T_a1=T_A1):
+    """Self-check of Task A1: a, kappa, d, Phi, Gamma and Gamma_hat of element 4 at the step T_a1."""
+    ref = _element4(T_a1)
+    a, kappa = ref["a4"], ref["kappa4"]
+    return all_of(f"element 4, 20/(s + 10), at T = {T_a1:g}", [
+        check_value("a", a4, a, rtol=1e-10, alternatives=[
+            (1 / a, "that is B/A; the pole of (C + D s)/(A + B s) is at s = -A/B, so a = A/B.")]),
+        check_value("kappa", kappa4, kappa, rtol=1e-10),
+        check_value("d", d4, ref["d4"], rtol=1e-10),
+        check_value("Phi", Phi4, ref["Phi4"], rtol=1e-10, alternatives=[
+            (np.exp(-T_a1 / a), "that is e^{-T/a}; the pole of 20/(s + 10) is at s = -10, so Phi = e^{-10 T}.")]),
+        check_value("Gamma", Gamma4, ref["Gamma4"], rtol=1e-10, alternatives=[
+            ((1 - ref["Phi4"]) / a, "that is (1 - Phi)/a without the factor kappa = 20 of G = kappa/(s + a)."),
+            (kappa * T_a1, "that is kappa T, Euler's approximation; the exact gain is kappa (1 - e^{-aT})/a.")]),
+        check_value("Gamma_hat", Gamma_hat4, ref["Gamma_hat4"], rtol=1e-10, alternatives=[
+            (ref["Gamma_hat4"] * T_a1, "that is T * Gamma_hat, the coefficient of the slope du/dt (the seed's "
+             "form); here Gamma_hat multiplies the increment u[k+1] - u[k], so divide by T."),
+            (ref["Gamma4"], "that is Gamma; Gamma_hat is kappa (aT - 1 + e^{-aT}) / (a^2 T).")]),
+    ])
+
+
+def _linear_runs(T=T_STEP, t_end=20.0):
+    """Reference runs of Task A2: per element (zoh, foh) and the RK4 structure graph, step T on [0, t_end]."""
+    args = (LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, 1.0, (0.0, t_end), T)
+    return {"run_zoh": simulate_elements(*args, hold="zoh"), "run_foh": simulate_elements(*args, hold="foh"),
+            "reference_rk4": simulate(*args)}
+
+
+def _reference_linear(T=T_STEP):
+    """Reference answers of Task A2."""
+    runs = _linear_runs(T)
+    y_rk4 = runs["reference_rk4"].y
+    runs.update(error_zoh=float(np.max(np.abs(runs["run_zoh"].y - y_rk4))),
+                error_foh=float(np.max(np.abs(runs["run_foh"].y - y_rk4))))
+    return runs
+
+
+@functools.lru_cache(maxsize=8)
+def _hold_errors(T):
+    """Max |y - y_RK4| and |y - y_RK4| at the end, per hold, for the step T (cached: checks rerun)."""
+    runs = _linear_runs(T)
+    difference = {hold: runs[f"run_{hold}"].y - runs["reference_rk4"].y for hold in ("zoh", "foh")}
+    return ({hold: float(np.max(np.abs(value))) for hold, value in difference.items()},
+            {hold: float(abs(value[-1])) for hold, value in difference.items()})
+
+
+def check_hold_errors(error_zoh, error_foh, T=T_STEP):
+    """Self-check of Task A2: max |y_element - y_RK4| of both holds for the linear loop, step T."""
+    errors, at_end_of_run = _hold_errors(T)
+    at_end = ("the error at the end of the run; the task asks for the largest |y - y_RK4| over the run, which "
+              "comes in the transient.")
+    return all_of(f"per-element errors at T = {T:g}", [
+        check_value("max error, zero-order hold", error_zoh, errors["zoh"], rtol=1e-4, alternatives=[
+            (errors["foh"], 'that is the triangle hold\'s error; run_zoh needs hold="zoh".'),
+            (at_end_of_run["zoh"], f"that is {at_end}")]),
+        check_value("max error, triangle hold", error_foh, errors["foh"], rtol=1e-4, alternatives=[
+            (errors["zoh"], 'that is the zero-order hold\'s error; pass hold="foh".'),
+            (at_end_of_run["foh"], f"that is {at_end}")]),
+    ])
+
+
+def check_backlash(y_hand, u_script=None, b_gap=B_GAP):
+    """Self-check of Task B1: the backlash of half-width b_gap by hand, driven by the script u_script."""
+    u = _u_script() if u_script is None else np.asarray(u_script, dtype=float)
+    du = np.diff(u, prepend=u[0])
+    return check_array("backlash output", y_hand, Backlash(b_gap).response(u), what="outputs", alternatives=[
+        (DeadZone(b_gap)(u), "that is a dead zone, a static map; backlash remembers its output and keeps it while "
+         "the input moves inside the gap."),
+        (np.where(du >= 0, u - b_gap, u + b_gap), "the output jumps to the other side of the gap at every "
+         "reversal; it must stay where it is until the input has crossed the gap (2b)."),
+        (Backlash(b_gap / 2).response(u), "that is a backlash of half-width b/2: b_gap is the half-width, the "
+         "output follows u - b or u + b and the whole gap is 2b.")])
+
+
+def _grid_c(T=T_STEP):
+    """Time grid of Part C, t_k = k T on [0, 30] (s)."""
+    return np.linspace(0.0, 30.0, round(30.0 / T) + 1)
+
+
+@functools.lru_cache(maxsize=8)
+def _odes(T, limit):
+    """y = x4 on the grid of Part C: saturated, linear, error clipped, default tolerances (cached, read-only)."""
+    t = _grid_c(T)
+    runs = (_loop_ode(limit, t), _loop_ode(limit, t, where="linear"), _loop_ode(limit, t, where="error"),
+            _loop_ode(limit, t, rtol=1e-3, atol=1e-6))
+    for run in runs:
+        run.setflags(write=False)
+    return runs
+
+
+def check_saturated_ode(y_ode, T=T_STEP, limit=LIMIT):
+    """Self-check of Task C1: y = x4 of the saturated loop by solve_ivp on the grid of Part C."""
+    reference, linear, error_clipped, default_tolerances = _odes(T, limit)
+    return check_array(f"saturated loop (limit {limit:g}), solve_ivp", y_ode, reference, rtol=1e-6,
+                       atol=1e-8, what="values", alternatives=[
+        (linear, f"that is the linear loop: the PI output must be clipped to +-{limit:g} before it enters G2."),
+        (error_clipped, "the saturation sits on the error e (the input of element 1); the controller output is "
+         "e + 0.5 xi, clip that."),
+        (default_tolerances, "these are solve_ivp's values with its default tolerances (rtol=1e-3, atol=1e-6); "
+         "pass rtol=1e-10 and atol=1e-12.")])
+
+
+def _saturated_run(T=T_STEP, limit=LIMIT, where="output", hold="zoh"):
+    """The per-element run of Task C2 on [0, 30] s: the saturation on the input or output of element 1."""
+    return simulate_elements(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, 1.0, (0.0, 30.0), T, hold=hold,
+                             nonlinear={(1, where): Saturation(limit)})
+
+
+@functools.lru_cache(maxsize=8)
+def _saturation_errors(T, limit):
+    """max |y - y_ode| of the per-element runs by (where, hold) of the saturation (cached: checks rerun)."""
+    y_ode = _odes(T, limit)[0]
+    return {(where, hold): float(np.max(np.abs(_saturated_run(T, limit, where, hold).y - y_ode)))
+            for where, hold in (("output", "zoh"), ("input", "zoh"), ("output", "foh"))}
+
+
+def check_saturation_error(error_sat, T=T_STEP, limit=LIMIT):
+    """Self-check of Task C2: max |y - y_ode| of the per-element run with the PI output saturated."""
+    error = _saturation_errors(T, limit)
+    return check_value(f"max error with saturation {limit:g}, T = {T:g}", error_sat, error["output", "zoh"],
+                       rtol=1e-4, alternatives=[
+        (error["input", "zoh"], "the saturation sits on the input of element 1 (FZ = 1, it limits the error); "
+         "the controller output is the element's output: (1, \"output\"), FZ = 5."),
+        (error["output", "foh"], "that is the triangle hold; the task uses the zero-order hold, the default.")])
+
+
+@functools.lru_cache(maxsize=4)
+def _backlash_run(b):
+    """:func:`backlash_limit_cycle` for the half-width b, cached for the check of Task D1 (read only there)."""
+    return backlash_limit_cycle(b=b)
+
+
+def check_limit_cycle_measured(A_measured, period_measured, A_y_measured, b_bl=B_BACKLASH):
+    """Self-check of Task D1: amplitude at the backlash input, amplitude and period of y (second half)."""
+    bl = _backlash_run(b_bl)
+    t_from = 0.5 * bl.t[-1]
+    whole_run = oscillation(bl.t, bl.y, 0.0)
+    return all_of(f"the limit cycle with backlash b = {b_bl:g}", [
+        check_value("amplitude at the backlash input", A_measured, bl.measured_input.amplitude, alternatives=[
+            (bl.measured_output.amplitude, "that is the amplitude of y; the describing function needs the "
+             "amplitude at the backlash input, the PI output y1_in."),
+            (oscillation(bl.t, bl.y1, t_from).amplitude, "that is the amplitude after the gap (the backlash "
+             "output y1); measure the PI output y1_in.")]),
+        check_value("amplitude of y", A_y_measured, bl.measured_output.amplitude, alternatives=[
+            (whole_run.amplitude, "that is over the whole run, where the transient counts; measure the second "
+             "half, t_from = 150.")]),
+        check_value("period (s)", period_measured, bl.measured_output.period, alternatives=[
+            (2 * np.pi / bl.measured_output.period, "that is the angular frequency 2 pi / period.")]),
+    ])
+
+
+def check_harmonic_balance(A_predicted, omega_predicted, period_predicted, b_bl=B_BACKLASH):
+    """Self-check of Task D2: amplitude, angular frequency and period of 1 + N(A) G(j omega) = 0."""
+    predicted = backlash_prediction(b_bl)
+    return all_of(f"harmonic balance with backlash b = {b_bl:g}", [
+        check_value("predicted amplitude A", A_predicted, predicted.A, alternatives=[
+            (predicted.A / b_bl, "that is A/b; store the amplitude A itself.")]),
+        check_value("predicted angular frequency (rad/s)", omega_predicted, predicted.omega, alternatives=[
+            (predicted.period, "that is the period; omega = 2 pi / period."),
+            (predicted.omega / (2 * np.pi), "that is the frequency in Hz; omega is in rad/s.")]),
+        check_value("predicted period (s)", period_predicted, predicted.period, alternatives=[
+            (1 / predicted.omega, "that is 1 / omega; the period is 2 pi / omega.")]),
+    ])
+
+
+def check_relay_prediction(omega_relay, A_relay, M_relay=M_RELAY):
+    """Self-check of Task E1: the phase crossover and the error amplitude 4 M |G(j omega_pi)| / pi."""
+    predicted = relay_prediction(M_relay)
+    abs_G = abs(complex(loop_open_loop(1j * predicted.omega)))
+    return all_of(f"the relay oscillation, M = {M_relay:g}", [
+        check_value("phase crossover (rad/s)", omega_relay, predicted.omega),
+        check_value("predicted amplitude A", A_relay, predicted.A, alternatives=[
+            (np.pi * abs_G / (4 * M_relay), "upside down: 1 = N(A) |G| with N = 4M/(pi A) gives A = 4M |G| / pi."),
+            (M_relay * abs_G, "that is M |G|; the fundamental of a square wave of height M is 4M/pi, not M.")]),
+    ])
+
+
+def _reference_ode(T=T_STEP, limit=LIMIT):
+    """Reference answers of Task C1: the right-hand side and y_ode on the grid of Part C."""
+    def f_sat(t, state):
+        xi, x2, x3, x4 = state
+        e = 1.0 - x4
+        y1 = np.clip(e + 0.5 * xi, -limit, limit)
+        return [e, -0.1 * x2 + y1, -2.0 * x3 + x2, -10.0 * x4 + 20.0 * x3]
+
+    return {"f_sat": f_sat, "y_ode": _odes(T, limit)[0].copy()}
+
+
+def _reference_backlash(u_script=None, b_gap=B_GAP):
+    """Reference answer of Task B1."""
+    u = _u_script() if u_script is None else np.asarray(u_script, dtype=float)
+    return {"y_hand": Backlash(b_gap).response(u)}
+
+
+#: The tasks of lab 06, by their label in the notebook.
+TASKS = Tasks(
+    Task("A1", ("a4", "kappa4", "d4", "Phi4", "Gamma4", "Gamma_hat4"), check_element_coefficients, ("T_a1",),
+         _element4, "the coefficients of element 4", also=("coefficients4", "Phi_m", "Gamma_m", "Gamma_hat_m")),
+    Task("A2", ("error_zoh", "error_foh"), check_hold_errors, ("T",), _reference_linear, "per element against RK4",
+         also=("run_zoh", "run_foh", "reference_rk4")),
+    Task("B1", ("y_hand",), check_backlash, ("u_script", "b_gap"), _reference_backlash, "backlash by hand"),
+    Task("C1", ("y_ode",), check_saturated_ode, ("T", "limit"), _reference_ode, "the saturated loop by solve_ivp",
+         also=("f_sat",)),
+    Task("C2", ("error_sat",), check_saturation_error, ("T", "limit"), None, "the per-element error with saturation"),
+    Task("D1", ("A_measured", "period_measured", "A_y_measured"), check_limit_cycle_measured, ("b_bl",), None,
+         "the limit cycle measured"),
+    Task("D2", ("A_predicted", "omega_predicted", "period_predicted"), check_harmonic_balance, ("b_bl",), None,
+         "the limit cycle predicted"),
+    Task("E1", ("omega_relay", "A_relay"), check_relay_prediction, ("M_relay",), None, "the relay oscillation predicted"),
+)
+check = TASKS.check
+take = TASKS.take
+
+_BACKLASH_RULE = ("    if u_k - b_gap > y_previous:      # the input pushes the upper side of the gap\n"
+                  "        y_previous = u_k - b_gap\n"
+                  "    elif u_k + b_gap < y_previous:    # it pushes the lower side\n"
+                  "        y_previous = u_k + b_gap\n")
+
+#: Typical mistakes: each replaces a piece of a task's solution code; its check must give the hint.
+MISTAKES = (
+    Mistake("A1", "a = B/A", "a4 = A4 / B4", "a4 = B4 / A4", "a = A/B"),
+    Mistake("A1", "e^{-T/a}", "Phi4 = np.exp(-a4 * T_a1)", "Phi4 = np.exp(-T_a1 / a4)", "e^{-T/a}"),
+    Mistake("A1", "Gamma without kappa", "Gamma4 = kappa4 * (1 - Phi4) / a4", "Gamma4 = (1 - Phi4) / a4",
+            "without the factor kappa"),
+    Mistake("A1", "the seed's coefficient of du/dt", "/ (a4**2 * T_a1)", "/ a4**2", "T * Gamma_hat"),
+    Mistake("A2", "the triangle-hold run without hold=", 't_span_a2, T, hold="foh")', "t_span_a2, T)",
+            "pass hold=\"foh\""),
+    Mistake("A2", "the error at the end only", "error_zoh = np.max(np.abs(run_zoh.y - reference_rk4.y))",
+            "error_zoh = abs(run_zoh.y[-1] - reference_rk4.y[-1])", "error at the end of the run"),
+    Mistake("B1", "b taken as the whole gap", _BACKLASH_RULE, _BACKLASH_RULE.replace("b_gap", "b_gap / 2"),
+            "half-width b/2"),
+    Mistake("B1", "the output jumps at a reversal",
+            "y_hand = np.empty(len(u_script))\ny_previous = 0.0  # start in the middle of the gap\n"
+            "for k, u_k in enumerate(u_script):\n" + _BACKLASH_RULE,
+            "y_hand = np.empty(len(u_script))\nfor k, u_k in enumerate(u_script):\n"
+            "    rising = k == 0 or u_k >= u_script[k - 1]\n"
+            "    y_previous = u_k - b_gap if rising else u_k + b_gap\n", "jumps to the other side"),
+    Mistake("C1", "no saturation", "y1 = np.clip(e + 0.5 * xi, -limit, limit)", "y1 = e + 0.5 * xi", "linear loop"),
+    Mistake("C1", "the error clipped", "y1 = np.clip(e + 0.5 * xi, -limit, limit)",
+            "y1 = np.clip(e, -limit, limit) + 0.5 * xi", "sits on the error"),
+    Mistake("C1", "solve_ivp with its default tolerances", "rtol=1e-10, atol=1e-12, max_step=0.01)",
+            "max_step=0.01)", "default tolerances"),
+    Mistake("C2", "the saturation on the input", 'nonlinear={(1, "output"): Saturation(limit)})',
+            'nonlinear={(1, "input"): Saturation(limit)})', "FZ = 1"),
+    Mistake("C2", "the triangle hold", "(0.0, 30.0), T,\n", '(0.0, 30.0), T, hold="foh",\n', "triangle hold"),
+    Mistake("D1", "the amplitude of y", "oscillation_in = lab.oscillation(bl.t, bl.y1_in, t_from_bl)",
+            "oscillation_in = lab.oscillation(bl.t, bl.y, t_from_bl)", "amplitude of y"),
+    Mistake("D1", "the backlash output", "oscillation_in = lab.oscillation(bl.t, bl.y1_in, t_from_bl)",
+            "oscillation_in = lab.oscillation(bl.t, bl.y1, t_from_bl)", "after the gap"),
+    Mistake("D1", "the whole run", "oscillation_y = lab.oscillation(bl.t, bl.y, t_from_bl)",
+            "oscillation_y = lab.oscillation(bl.t, bl.y, 0.0)", "transient"),
+    Mistake("D2", "the period as 1/omega", "period_predicted = 2 * np.pi / omega_predicted",
+            "period_predicted = 1 / omega_predicted", "2 pi / omega"),
+    Mistake("E1", "A upside down", "A_relay = 4 * M_relay * abs(lab.loop_open_loop(1j * omega_relay)) / np.pi",
+            "A_relay = np.pi * abs(lab.loop_open_loop(1j * omega_relay)) / (4 * M_relay)", "upside down"),
+    Mistake("E1", "M |G| without 4/pi", "A_relay = 4 * M_relay * abs(lab.loop_open_loop(1j * omega_relay)) / np.pi",
+            "A_relay = M_relay * abs(lab.loop_open_loop(1j * omega_relay))", "4M/pi"),
+)
+
+#: Parameters a student may change in the notebook, with a value the tests try.
+PARAMETER_CHANGES = (
+    ParameterChange("T", "T = lab.T_STEP", "T = 0.02"),
+    ParameterChange("limit", "limit = lab.LIMIT", "limit = 0.6"),
+    ParameterChange("b_bl", "b_bl = lab.B_BACKLASH", "b_bl = 0.3"),
+)
 
 # ---------------------------------------------------------------------------------------------
 # Figures
