@@ -15,9 +15,43 @@ these guards.
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
-__all__ = ["NonFiniteStateError", "UnstableRunError", "MAX_STEPS", "GROWTH_LIMIT", "check_step_count"]
+__all__ = ["NonFiniteStateError", "UnstableRunError", "MAX_STEPS", "GROWTH_LIMIT", "check_step_count",
+           "unstable_growth_allowed"]
+
+_SETTINGS = {"stop_unstable": True}
+
+
+@contextlib.contextmanager
+def unstable_growth_allowed():
+    """Inside this ``with`` block, unstable runs are not stopped early (only inf or NaN stops them).
+
+    For demonstrations that show how an unstable recurrence grows (lab05 does); a student's own
+    runs keep the guard.
+
+    Examples
+    --------
+    >>> import simlab
+    >>> from simlab.guards import UnstableRunError, unstable_growth_allowed
+    >>> try:
+    ...     simlab.euler(lambda t, x: -30.0 * x, (0.0, 4.0), 1.0, 0.1)  # |1 + h lambda| = 2
+    ... except UnstableRunError as error:
+    ...     print(f"stopped at step {error.step}; stable below h = {error.h_limit:.3g}")
+    stopped at step 34; stable below h = 0.0667
+    >>> with unstable_growth_allowed():
+    ...     run = simlab.euler(lambda t, x: -30.0 * x, (0.0, 4.0), 1.0, 0.1)
+    >>> f"{run.final:.3g}"
+    '1.1e+12'
+    """
+    previous = _SETTINGS["stop_unstable"]
+    _SETTINGS["stop_unstable"] = False
+    try:
+        yield
+    finally:
+        _SETTINGS["stop_unstable"] = previous
 
 
 #: Largest number of steps a fixed-step run may take (a guard against a mistyped h: 1e7 steps
@@ -95,7 +129,7 @@ class _GrowthMonitor:
                          float(np.max(np.abs(dx0))) * span if size else 0.0)
 
     def check(self, xs, start, stop, t):
-        if stop <= start:
+        if stop <= start or not _SETTINGS["stop_unstable"]:
             return
         block = np.abs(xs[start + 1 : stop + 1]).reshape(stop - start, -1).max(axis=1)
         over = np.flatnonzero(block > GROWTH_LIMIT * self.scale)

@@ -48,6 +48,7 @@ from simlab.course.systems import (
     stiff_system,
 )
 from simlab.implicit import backward_euler_linear
+from simlab.guards import UnstableRunError
 from simlab.integrators import METHODS, NonFiniteStateError, integrate, rk4
 from simlab.plotting import line_style, plot_stability_regions, subplots
 from simlab.results import Result
@@ -320,6 +321,11 @@ def stiff_comparison(t_end=STIFF_T_END, h=H_IMPLICIT):
         steps = round(t_end / h)
         try:
             t, xs = solver(h)
+        except UnstableRunError as error:
+            note = (f"{error.method}: stopped as unstable at step {error.step} of {error.steps} "
+                    f"(t = {error.t:.6g}); stable only below h = {error.h_limit:.4g}")
+            return StiffRun(method=method, h=h, steps=steps, t=None, y=None,
+                            max_error=float("inf"), note=note)
         except NonFiniteStateError as error:
             note = (f"{error.method}: the state became inf or NaN at step {error.step} of "
                     f"{error.steps} (t = {error.t:.6g})")

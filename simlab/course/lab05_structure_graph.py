@@ -40,6 +40,7 @@ from simlab.course.check import (
     not_done,
 )
 from simlab.course.systems import LOOP_P, LOOP_W, LOOP_W0, LOOP_WC
+from simlab.guards import unstable_growth_allowed
 from simlab.integrators import NonFiniteStateError
 from simlab.plotting import line_style, plot_element_outputs, subplots
 from simlab.response import StepMetrics, step_metrics
@@ -379,6 +380,10 @@ def rk4_step_limit(P=LOOP_P, W=LOOP_W, W0=LOOP_W0, Wc=LOOP_WC):
 def step_size_study(t_end=40.0):
     """RK4 on the four-element loop at steps below and above its stability limit.
 
+    The runs go on while they grow (:func:`simlab.guards.unstable_growth_allowed`), so that the
+    lab can show how the unstable recurrence grows; without it simlab stops such a run with an
+    :class:`simlab.guards.UnstableRunError` once it has grown 1e8-fold.
+
     Returns
     -------
     StepSizeStudy
@@ -393,7 +398,8 @@ def step_size_study(t_end=40.0):
         n = max(1, round(t_end / (factor * h_limit)))
         h = t_end / n
         try:
-            result = simulate(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, 1.0, (0.0, t_end), h)
+            with unstable_growth_allowed():
+                result = simulate(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, 1.0, (0.0, t_end), h)
         except NonFiniteStateError as error:
             runs.append(StepSizeRun(h=h, ratio=h / h_limit, max_abs_y=float("inf"), final=float("nan"),
                                     diverged=True, t_overflow=error.t))

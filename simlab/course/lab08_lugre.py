@@ -638,7 +638,7 @@ def seed_scheme_blowup(v=0.1, t_end=0.05, Ts=TS):
     n = round(t_end / Ts) + 1
     velocity = np.full(n, v)
     with np.errstate(over="ignore", invalid="ignore"):
-        seed = model.sfunction(velocity, Ts=Ts).F
+        seed = model.sfunction(velocity, Ts=Ts, allow_blowup=True).F  # the blow-up is the point
     stable = velocity_response(model, velocity, Ts).F
     a_Ts = model.sigma0 * abs(v) * Ts / float(model.g(v))
     return SeedSchemeBlowup(t=Ts * np.arange(n), v=float(v), a_Ts=a_Ts,
