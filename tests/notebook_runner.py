@@ -83,7 +83,8 @@ def _execute(source, namespace):
 
 
 #: Namespaces after the unchanged first cells of a notebook, by (path, number of cells): a run with
-#: an edit in cell m starts from a copy of the namespace after cells 0 .. m-1.
+#: an edit in cell m starts from a copy of the namespace after cells 0 .. m-1, built on the
+#: longest such prefix already run.
 _PREFIXES = {}
 
 
@@ -129,16 +130,19 @@ def run_notebook(path, replace=(), stop_after=None):
     last = len(sources) - 1 if stop_after is None else stop_after
     start = min(first_edit, last + 1)
     run = Run(Path(path))
-    key = (str(Path(path).resolve()), start)
-    if start and key in _PREFIXES:
-        cells, namespace = _PREFIXES[key]
+    name = str(Path(path).resolve())
+    cached = max((n for (p, n) in _PREFIXES if p == name and n <= start), default=0)
+    if cached:
+        cells, namespace = _PREFIXES[(name, cached)]
         run.cells = list(cells)
         namespace = _copy_namespace(namespace)
     else:
-        run = _run(run, sources, 0, start - 1, {"__name__": "__main__"})
+        namespace = {"__name__": "__main__"}
+    if start > cached:
+        run = _run(run, sources, cached, start - 1, namespace)
         namespace = run.namespace
-        if run.error is None and start:
-            _PREFIXES[key] = (list(run.cells), _copy_namespace(namespace))
+        if run.error is None:
+            _PREFIXES[(name, start)] = (list(run.cells), _copy_namespace(namespace))
     if run.error is not None:
         return run
     return _run(run, sources, start, last, namespace)

@@ -124,13 +124,17 @@ def test_stiff_runs_by_name_are_the_table_runs():
 
 
 def test_stiff_note_comes_from_the_error_fields():
-    """Oracle: the NonFiniteStateError that simlab.rk4 raises for the same run."""
+    """Oracle: the UnstableRunError that simlab.rk4 raises for the same run (before it overflows)."""
+    from simlab.guards import UnstableRunError
+
     A, B, _ = systems.stiff_system()
-    with pytest.raises(NonFiniteStateError) as raised:
+    with pytest.raises(UnstableRunError) as raised:
         lab.rk4(lambda t, x: A @ x + B, (0, 5), np.zeros(2), 0.003125)
     error = raised.value
     assert lab.stiff_comparison().rk4_above_limit.note == (
-        f"rk4: the state became inf or NaN at step {error.step} of {error.steps} (t = {error.t:.6g})")
+        f"rk4: stopped as unstable at step {error.step} of {error.steps} (t = {error.t:.6g}); "
+        f"stable only below h = {error.h_limit:.4g}")
+    assert error.h_limit == pytest.approx(-lab.real_stability_limit("rk4") / 1000.0, rel=1e-3)
 
 
 def test_seed_step_table_counts_evaluations_stages_times_steps():
