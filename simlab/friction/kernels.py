@@ -15,9 +15,9 @@ loop stays fast (``math.exp`` for a float) and over arrays so that a curve can b
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
+from simlab.jit import exp as _exp
+from simlab.jit import kernel
+from simlab.jit import sign as _sign
 
 __all__ = [
     "stribeck_level",
@@ -33,19 +33,7 @@ __all__ = [
 ]
 
 
-
-def _exp(x):
-    """e^x for a float (math.exp, fast in loops) or an array (numpy.exp)."""
-    return math.exp(x) if type(x) is float else np.exp(x)
-
-
-def _sign(v):
-    """sgn(v): -1.0, 0.0 or 1.0 for a float, numpy.sign for an array."""
-    if type(v) is float:
-        return 1.0 if v > 0.0 else (-1.0 if v < 0.0 else 0.0)
-    return np.sign(v)
-
-
+@kernel
 def stribeck_level(v, Fc, Fs, vs, n, h=0.0):
     """Stribeck function g(v, h) = Fc + ((1 - h) Fs - Fc) exp(-|v/vs|^n) (N); kernel, no checks.
 
@@ -55,16 +43,19 @@ def stribeck_level(v, Fc, Fs, vs, n, h=0.0):
     return Fc + ((1.0 - h) * Fs - Fc) * _exp(-abs(v / vs) ** n)
 
 
+@kernel
 def static_force(v, g, sigma2):
     """The static curve sgn(v) g + sigma2 v (N) for the Stribeck level g = g(v); kernel."""
     return _sign(v) * g + sigma2 * v
 
 
+@kernel
 def bristle_target(v, g, sigma0):
     """Steady bristle deflection z_ss = sgn(v) g(v) / sigma0 (m), where dz/dt = 0; kernel."""
     return _sign(v) * g / sigma0
 
 
+@kernel
 def lugre_rates(v, z, g, sigma0, sigma1, sigma2):
     """LuGre bristle rate and force (kernel): returns (dz/dt, F).
 
@@ -74,6 +65,7 @@ def lugre_rates(v, z, g, sigma0, sigma1, sigma2):
     return zdot, sigma0 * z + sigma1 * zdot + sigma2 * v
 
 
+@kernel
 def relax_exponential(z, z_ss, rate, T):
     """Exact update of dz/dt = rate (z_ss - z) over T with z_ss, rate held: z_ss + (z - z_ss) e^{-rate T}.
 
@@ -82,16 +74,19 @@ def relax_exponential(z, z_ss, rate, T):
     return z_ss + (z - z_ss) * _exp(-rate * T)
 
 
+@kernel
 def relax_implicit(z, z_ss, rate, T):
     """Implicit Euler: z+ = (z + T rate z_ss) / (1 + T rate); stable for every T, first order."""
     return (z + T * rate * z_ss) / (1.0 + T * rate)
 
 
+@kernel
 def relax_euler(z, z_ss, rate, T):
     """Explicit Euler: z+ = z + T rate (z_ss - z); stable only for T rate < 2."""
     return z + T * rate * (z_ss - z)
 
 
+@kernel
 def relax_rk4(z, z_ss, rate, T):
     """One RK4 step of dz/dt = rate (z_ss - z); stable only for T rate < 2.785."""
     k1 = rate * (z_ss - z)
