@@ -28,8 +28,12 @@ __all__ = [
     "relax_implicit",
     "relax_euler",
     "relax_rk4",
+    "relax",
+    "step_averaged_force",
+    "lugre_step",
     "BRISTLE_UPDATES",
     "BRISTLE_METHODS",
+    "BRISTLE_CODES",
 ]
 
 
@@ -96,6 +100,43 @@ def relax_rk4(z, z_ss, rate, T):
     return z + T / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
 
 
+@kernel
+def relax(z, z_ss, rate, T, method):
+    """The bristle update number ``method`` (:data:`BRISTLE_CODES`: 0 exponential, 1 implicit,
+    2 explicit Euler, 3 RK4) of dz/dt = rate (z_ss - z) over T; kernel, for compiled loops."""
+    if method == 0:
+        return relax_exponential(z, z_ss, rate, T)
+    if method == 1:
+        return relax_implicit(z, z_ss, rate, T)
+    if method == 2:
+        return relax_euler(z, z_ss, rate, T)
+    return relax_rk4(z, z_ss, rate, T)
+
+
+@kernel
+def step_averaged_force(Fz, Fz_next, z, z_next, v, h, sigma1, sigma2):
+    """Friction averaged over a step with v held: (F(z) + F(z_next))/2 + sigma1 (z_next - z)/h + sigma2 v.
+
+    F(z) is the bristle force (sigma0 z for LuGre); exact for the sigma0 z and sigma1 dz/dt
+    terms when z_next is exact and F(z) linear.
+    """
+    return 0.5 * (Fz + Fz_next) + sigma1 * (z_next - z) / h + sigma2 * v
+
+
+@kernel
+def lugre_step(z, v, h, Fc, Fs, vs, n, sigma0, sigma1, sigma2, method):
+    """One LuGre step with v held over h: returns (z_next, F_step, F_start); kernel.
+
+    rate = sigma0 |v| / g(v), z_ss = sgn(v) g / sigma0, z_next by the bristle update ``method``
+    (:func:`relax`), F_start = F(v, z), F_step = :func:`step_averaged_force`.
+    """
+    g = stribeck_level(v, Fc, Fs, vs, n)
+    rate = sigma0 * abs(v) / g  # bristle relaxation rate (1/s)
+    z_next = relax(z, bristle_target(v, g, sigma0), rate, h, method)
+    F_start = lugre_rates(v, z, g, sigma0, sigma1, sigma2)[1]
+    return z_next, step_averaged_force(sigma0 * z, sigma0 * z_next, z, z_next, v, h, sigma1, sigma2), F_start
+
+
 #: The bristle updates, each a kernel ``update(z, z_ss, rate, T) -> z_next``.
 BRISTLE_UPDATES = {
     "exponential": relax_exponential,
@@ -104,3 +145,5 @@ BRISTLE_UPDATES = {
     "rk4": relax_rk4,
 }
 BRISTLE_METHODS = tuple(BRISTLE_UPDATES)
+#: The method codes of :func:`relax` (kernels take numbers, not names).
+BRISTLE_CODES = {method: code for code, method in enumerate(BRISTLE_METHODS)}

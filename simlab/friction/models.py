@@ -12,9 +12,11 @@ from typing import ClassVar
 import numpy as np
 
 from simlab.friction.kernels import (
+    BRISTLE_CODES,
     BRISTLE_UPDATES,
     bristle_target,
     lugre_rates,
+    lugre_step,
     static_force,
     stribeck_level,
 )
@@ -355,17 +357,12 @@ class LuGre(FrictionModel):
         z_next is exact). Raises ValueError if ``method`` is not one of :data:`BRISTLE_METHODS`;
         the step itself takes floats and checks nothing (it runs inside the simulators' loops).
         """
-        update = bristle_update(method)
-        Fc, Fs, vs, n = self.Fc, self.Fs, self.vs, self.n
-        s0, s1, s2 = self.sigma0, self.sigma1, self.sigma2
+        bristle_update(method)
+        code = BRISTLE_CODES[method]
+        parameters = (self.Fc, self.Fs, self.vs, self.n, self.sigma0, self.sigma1, self.sigma2)
 
         def step(z, v, h):
-            g = stribeck_level(v, Fc, Fs, vs, n)
-            rate = s0 * abs(v) / g  # bristle relaxation rate (1/s)
-            z_next = update(z, bristle_target(v, g, s0), rate, h)
-            F_start = lugre_rates(v, z, g, s0, s1, s2)[1]
-            F_step = 0.5 * (s0 * z + s0 * z_next) + s1 * (z_next - z) / h + s2 * v
-            return z_next, F_step, F_start
+            return lugre_step(z, v, h, *parameters, code)
 
         return step
 
