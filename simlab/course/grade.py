@@ -19,9 +19,11 @@ or runs past its time limit gets a row that says so, and the run goes on.
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import os
 import re
+import secrets
 import shutil
 import signal
 import subprocess
@@ -162,8 +164,10 @@ def resolve_lab(name):
     return experiment.module, tasks
 
 
-def expand_submissions(paths):
+def expand_submissions(paths, out=None):
     """The submission files: each path as given, a folder as the ``.ipynb`` files under it.
+
+    Files under ``out`` (the results of an earlier run, its executed notebooks) are left out.
 
     Raises
     ------
@@ -179,7 +183,9 @@ def expand_submissions(paths):
             files.append(path)
         else:
             raise GradeError(f"no such file: {path}")
-    unique = list({path.resolve(): path for path in files}.values())
+    skip = Path(out).resolve() if out is not None else None
+    unique = [path for resolved, path in {path.resolve(): path for path in files}.items()
+              if skip is None or not resolved.is_relative_to(skip)]
     if not unique:
         raise GradeError("no submissions to grade (the folders hold no .ipynb files).")
     return unique
@@ -334,15 +340,20 @@ def run_worker(module, notebook, options):
     """
     import nbformat
 
+    from simlab.course.grade_worker import signed_report
+
     workdir = Path(tempfile.mkdtemp(prefix="simlab-grade-"))  # private: mode 0700
+    key = secrets.token_hex(32)
     try:
         nbformat.write(notebook, str(workdir / "submission.ipynb"))
         command = [sys.executable, "-m", "simlab.course.grade_worker", module, str(workdir),
                    "--cell-timeout", str(options.cell_timeout), "--timeout", str(options.timeout),
                    "--memory", str(options.memory)]
         with open(workdir / "worker.log", "wb") as log:
-            process = subprocess.Popen(command, cwd=workdir, env=_worker_env(), stdin=subprocess.DEVNULL,
+            process = subprocess.Popen(command, cwd=workdir, env=_worker_env(), stdin=subprocess.PIPE,
                                        stdout=log, stderr=subprocess.STDOUT)
+            process.stdin.write(f"{key}\n".encode())
+            process.stdin.close()
             try:
                 code = process.wait(timeout=options.timeout + GRACE)
             except subprocess.TimeoutExpired:
@@ -351,13 +362,17 @@ def run_worker(module, notebook, options):
                 _kill_kernel(workdir)
                 return {"status": "timed out", "note": f"the notebook did not finish within {options.timeout:g} s."}
         try:
-            report = json.loads((workdir / "result.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            report = signed_report((workdir / "result.json").read_text(encoding="utf-8"), key)
+        except (OSError, ValueError, KeyError, TypeError) as error:
             _kill_kernel(workdir)
-            return {"status": "grader error", "note": f"the grading process stopped (exit code {code}): "
-                                                      f"{_log_tail(workdir / 'worker.log')}"[:500]}
+            why = (f"the grading process stopped (exit code {code}): {_log_tail(workdir / 'worker.log')}" if code else
+                   f"the grader's result was overwritten or removed after it was written (by a process the "
+                   f"notebook started?): not graded ({type(error).__name__}: {error}).")
+            return {"status": "grader error", "note": why[:500]}
         executed = workdir / "executed.ipynb"
-        report["executed"] = executed.read_text(encoding="utf-8") if executed.exists() else None
+        text = executed.read_bytes() if executed.exists() else b""
+        intact = hashlib.sha256(text).hexdigest() == report.get("executed_sha256")
+        report["executed"] = text.decode("utf-8", errors="replace") if intact else None
         return report
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
@@ -463,7 +478,7 @@ def grade(lab, submissions, out, options=GradeOptions(), on_graded=None):
         For an unknown lab or when there is nothing to grade (nothing is written then).
     """
     module, tasks = resolve_lab(lab)
-    paths = expand_submissions(submissions)
+    paths = expand_submissions(submissions, out)
     names = submission_names(paths)
     out = Path(out)
     done = []

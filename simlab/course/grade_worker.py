@@ -14,7 +14,9 @@ per submission, in the submission's private folder. This process
    module's own ``TASKS``: nothing the notebook did to ``check_value``, to ``simlab`` or to the
    lab module in its kernel has any effect. A function that is an answer stays in the kernel;
    each call the check makes is sent there and its returned value read back as data;
-5. writes ``result.json`` for the grader.
+5. writes ``result.json`` for the grader, signed (HMAC-SHA256) with a key the grader sent on this
+   process's standard input: the kernel never sees the key (its stdin is its own pipe), so a
+   process the student's code left behind cannot forge the result by rewriting the file.
 
 Text that came from the kernel is never parsed as a sympy expression here (``sympify`` of a
 string would ``eval`` it): see :func:`refuse_text_parsing`.
@@ -25,6 +27,8 @@ from __future__ import annotations
 import argparse
 import ast
 import builtins
+import hashlib
+import hmac
 import importlib
 import inspect
 import json
@@ -38,7 +42,7 @@ import time
 from pathlib import Path
 
 __all__ = ["CallTimedOut", "KernelGone", "KernelSession", "grade_notebook", "grade_task", "bound_names",
-           "refuse_text_parsing", "texts_in", "main"]
+           "refuse_text_parsing", "texts_in", "sign", "signed_report", "main"]
 
 #: The grader's cell run before the student's: ``%matplotlib`` does nothing, figures stay on Agg
 #: (they are not drawn: the grade never depends on them, and drawing is slow).
@@ -477,8 +481,26 @@ def _limit_resources(memory_mb):
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
+def sign(report, key):
+    """``report`` as the signed JSON text that the grader reads (:func:`signed_report` checks it)."""
+    text = json.dumps(report)
+    return json.dumps({"report": text, "signature": hmac.new(key.encode(), text.encode(), hashlib.sha256).hexdigest()})
+
+
+def signed_report(text, key):
+    """The report in ``text`` written by :func:`sign` with ``key``; ValueError if it was tampered with."""
+    data = json.loads(text)
+    expected = hmac.new(key.encode(), str(data["report"]).encode(), hashlib.sha256).hexdigest()
+    if not hmac.compare_digest(expected, str(data["signature"])):
+        raise ValueError("the result's signature does not match: it was not written by the grader")
+    return json.loads(data["report"])
+
+
 def main(argv=None):
-    """``python -m simlab.course.grade_worker LAB_MODULE WORKDIR ...``: grade WORKDIR/submission.ipynb."""
+    """``python -m simlab.course.grade_worker LAB_MODULE WORKDIR ...``: grade WORKDIR/submission.ipynb.
+
+    The first line of standard input is the key that signs ``WORKDIR/result.json``.
+    """
     parser = argparse.ArgumentParser(prog="python -m simlab.course.grade_worker")
     parser.add_argument("module")
     parser.add_argument("workdir")
@@ -486,6 +508,7 @@ def main(argv=None):
     parser.add_argument("--timeout", type=float, default=600)
     parser.add_argument("--memory", type=int, default=0)
     args = parser.parse_args(argv)
+    key = sys.stdin.readline().strip()
     _limit_resources(args.memory)
     # jsonschema (under nbformat) builds a grammar for IRI formats at import, which nbformat never
     # validates: about 2 s of CPU per submission. Without the module, jsonschema skips that format.
@@ -495,7 +518,9 @@ def main(argv=None):
     workdir = Path(args.workdir)
     notebook = nbformat.read(str(workdir / "submission.ipynb"), as_version=4)
     report = grade_notebook(args.module, notebook, workdir, args.cell_timeout, args.timeout)
-    (workdir / "result.json").write_text(json.dumps(report), encoding="utf-8")
+    executed = workdir / "executed.ipynb"
+    report["executed_sha256"] = hashlib.sha256(executed.read_bytes()).hexdigest() if executed.exists() else None
+    (workdir / "result.json").write_text(sign(report, key), encoding="utf-8")
     return 0
 
 
