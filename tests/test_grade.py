@@ -218,7 +218,7 @@ def limits_run(tmp_path_factory):
     expected = _limits_set(folder)
     out = tmp_path_factory.mktemp("lab04_grades")
     command = [sys.executable, "-m", "simlab", "grade", "04", str(folder), "--out", str(out), "--jobs", "3",
-               "--cell-timeout", "8", "--timeout", "25", "--memory", "2500"]
+               "--cell-timeout", "10", "--timeout", "40", "--memory", "2500"]
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     yield {"process": process, "folder": folder, "out": out, "expected": expected, "before": _fingerprints(folder)}
     if process.poll() is None:
@@ -235,7 +235,8 @@ def main_run(tmp_path_factory, limits_run):
     files = sorted(folder.iterdir())  # a folder stands for its .ipynb files; notes.txt is named
     report = grade("lab01", files, out, GradeOptions(cell_timeout=20, timeout=240, memory=4096, jobs=3))
     seconds = time.perf_counter() - start
-    print(f"\nsimlab grade on {len(expected)} lab01 submissions: {seconds:.1f} s")
+    print(f"\nsimlab grade on {len(expected)} lab01 submissions: {seconds:.1f} s (pytest -s shows the CSV)")
+    print((out / "grades.csv").read_text(encoding="utf-8"))
     return {"report": report, "folder": folder, "out": out, "expected": expected, "before": before}
 
 
@@ -243,6 +244,7 @@ def main_run(tmp_path_factory, limits_run):
 def limits_result(limits_run, main_run):
     process = limits_run["process"]
     stdout, stderr = process.communicate(timeout=600)
+    print(stdout, (limits_run["out"] / "grades.csv").read_text(encoding="utf-8") if process.returncode == 0 else stderr)
     return {**limits_run, "returncode": process.returncode, "stdout": stdout, "stderr": stderr}
 
 
@@ -320,8 +322,8 @@ def test_the_command_line_grades_the_limits_and_exits_0(limits_result):
     if got["forged_result.ipynb"]["status"] == "ok":  # the grader read its own result before the forger wrote
         want["forged_result.ipynb"] = _expected_row("ok", {task: "not done" for task in LAB04_TASKS}, LAB04_TASKS)
     assert got == want
-    assert "SIGSEGV" in rows["segfault.ipynb"]["note"]
-    assert "did not finish within 25 s" in rows["ignores_interrupts.ipynb"]["note"]
+    assert "was killed by SIGSEGV" in rows["segfault.ipynb"]["note"]
+    assert "did not finish within 40 s" in rows["ignores_interrupts.ipynb"]["note"]
     assert f"[1/{len(want)}]" in limits_result["stdout"] and "of 5 submissions" in limits_result["stdout"]
 
 
@@ -329,7 +331,7 @@ def test_functions_run_in_the_kernel_and_cannot_patch_the_grader(limits_result):
     feedback = (limits_result["out"] / "feedback" / "functions.md").read_text()
     assert "the initial state is ignored" in feedback  # the grader's own check_recurrence, on zeros
     bad = (limits_result["out"] / "feedback" / "bad_functions.md").read_text()
-    assert "series_phi_gamma(...) did not return within 8 s" in bad
+    assert "series_phi_gamma(...) did not return within 10 s" in bad
     assert "calling it raised ValueError: shapes do not match" in bad
 
 
@@ -456,3 +458,33 @@ def test_a_lab_is_named_as_simlab_run_names_it():
 
     for name in ("lab01", "01", "1", "lab01_euler_rk4", "labs/lab01_euler_rk4.ipynb"):
         assert get(name).module == "lab01_euler_rk4"
+
+
+def test_submissions_with_the_same_file_name_keep_their_folders(tmp_path):
+    from simlab.course.grade import submission_names
+
+    paths = [tmp_path / student / "lab01_euler_rk4.ipynb" for student in ("alice", "bob")]
+    assert submission_names(paths) == ["alice/lab01_euler_rk4.ipynb", "bob/lab01_euler_rk4.ipynb"]
+
+
+def test_a_copy_without_metadata_is_identified_by_its_code():
+    import nbformat
+
+    from simlab.course.grade import identify
+
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "from simlab.course import lab01_euler_rk4 as lab")])
+    status, note = identify(notebook, "lab01_euler_rk4")
+    assert status == "ok" and "identified by its code" in note
+    assert identify(notebook, "lab02_step_size")[0] == "other lab"
+
+
+def test_the_result_and_the_kernel_pid_are_trusted_only_when_signed():
+    from simlab.course.grade_worker import sign, signed_pid, signed_report
+
+    text = sign({"status": "ok", "tasks": []}, "key")
+    assert signed_report(text, "key") == {"status": "ok", "tasks": []}
+    forged = json.dumps({**json.loads(text), "report": json.dumps({"status": "ok", "tasks": ["all passed"]})})
+    with pytest.raises(ValueError, match="signature"):
+        signed_report(forged, "key")
+    assert signed_pid("4242 not-a-signature", "key") is None

@@ -233,7 +233,7 @@ def read_submission(path):
         data = json.loads(text)
     except json.JSONDecodeError as error:
         if text.lstrip().startswith(("{", "[")):
-            return None, "invalid JSON", (f"the file is not valid JSON ({error.msg} at line {error.lineno}, column "
+            return None, "invalid JSON", (f"the file is not valid JSON ({error.msg}: line {error.lineno}, column "
                                           f"{error.colno}): it may be cut off or edited by hand. Open the "
                                           f"notebook in Jupyter, save it and hand it in again.")
         return None, "not a notebook", "it is not a Jupyter notebook (a notebook is JSON text that starts with '{')."
@@ -314,10 +314,14 @@ def _worker_env():
     return env
 
 
-def _kill_kernel(workdir):
-    """Kill the kernel a killed worker may have left (its pid is in ``kernel.pid``)."""
+def _kill_kernel(workdir, key):
+    """Kill the kernel a killed worker may have left: its pid is in ``kernel.pid``, signed by the worker."""
+    from simlab.course.grade_worker import signed_pid
+
     try:
-        os.killpg(int((workdir / "kernel.pid").read_text()), signal.SIGKILL)
+        pid = signed_pid((workdir / "kernel.pid").read_text(encoding="utf-8"), key)
+        if pid and pid != os.getpgrp() and os.getpgid(pid) == pid:  # a session leader, not this grader
+            os.killpg(pid, signal.SIGKILL)
     except (OSError, ValueError):
         pass
 
@@ -359,12 +363,12 @@ def run_worker(module, notebook, options):
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-                _kill_kernel(workdir)
+                _kill_kernel(workdir, key)
                 return {"status": "timed out", "note": f"the notebook did not finish within {options.timeout:g} s."}
         try:
             report = signed_report((workdir / "result.json").read_text(encoding="utf-8"), key)
         except (OSError, ValueError, KeyError, TypeError) as error:
-            _kill_kernel(workdir)
+            _kill_kernel(workdir, key)
             why = (f"the grading process stopped (exit code {code}): {_log_tail(workdir / 'worker.log')}" if code else
                    f"the grader's result was overwritten or removed after it was written (by a process the "
                    f"notebook started?): not graded ({type(error).__name__}: {error}).")

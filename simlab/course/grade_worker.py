@@ -42,7 +42,7 @@ import time
 from pathlib import Path
 
 __all__ = ["CallTimedOut", "KernelGone", "KernelSession", "grade_notebook", "grade_task", "bound_names",
-           "refuse_text_parsing", "texts_in", "sign", "signed_report", "main"]
+           "refuse_text_parsing", "texts_in", "sign", "signed_report", "signed_pid", "main"]
 
 #: The grader's cell run before the student's: ``%matplotlib`` does nothing, figures stay on Agg
 #: (they are not drawn: the grade never depends on them, and drawing is slow).
@@ -86,10 +86,13 @@ class KernelSession:
         Seconds a cell (or a call of a student's function) may run before it is interrupted.
     deadline : float
         ``time.monotonic()`` past which the kernel is killed (the notebook's time limit).
+    key : str
+        The grader's key: ``kernel.pid`` is signed with it, so that the grader, should it have to
+        kill a kernel left behind, kills no process the notebook named instead.
     """
 
-    def __init__(self, notebook, workdir, cell_timeout, deadline):
-        self.notebook, self.workdir = notebook, Path(workdir)
+    def __init__(self, notebook, workdir, cell_timeout, deadline, key=""):
+        self.notebook, self.workdir, self.key = notebook, Path(workdir), key
         self.cell_timeout, self.deadline = cell_timeout, deadline
         self.killed_at_deadline = False
         self.dead = None  # why the kernel is gone, once it is
@@ -108,7 +111,7 @@ class KernelSession:
         self._context = self.client.setup_kernel(cwd=str(self.workdir), cleanup_kc=True)
         self._context.__enter__()
         pid = self.client.km.provisioner.pid
-        (self.workdir / "kernel.pid").write_text(str(pid))
+        (self.workdir / "kernel.pid").write_text(f"{pid} {_mac(self.key, str(pid))}")
         self._watchdog = threading.Timer(max(0.0, self.deadline - time.monotonic()), self._deadline_reached)
         self._watchdog.daemon = True
         self._watchdog.start()
@@ -154,7 +157,7 @@ class KernelSession:
         code = process.poll() if process is not None else None
         if code is not None and code < 0:
             name = signal.Signals(-code).name
-            return f"killed by {name}" + (" (a segmentation fault)" if name == "SIGSEGV" else "")
+            return f"was killed by {name}" + (" (a segmentation fault)" if name == "SIGSEGV" else "")
         return f"exited with code {code}" if code is not None else "stopped"
 
     def execute(self, cell, index, limit=None):
@@ -425,7 +428,7 @@ def _answers(session, tasks):
         return {}, f"the grader could not read the answers from the kernel: {reason}"
 
 
-def grade_notebook(module, notebook, workdir, cell_timeout=120, timeout=600):
+def grade_notebook(module, notebook, workdir, cell_timeout=120, timeout=600, key=""):
     """Run ``notebook`` (a submission of lab ``module``) in a fresh kernel and grade its tasks.
 
     Returns
@@ -440,7 +443,7 @@ def grade_notebook(module, notebook, workdir, cell_timeout=120, timeout=600):
     tasks = importlib.import_module(f"simlab.course.{module}").TASKS
     deadline = time.monotonic() + timeout
     report = {"status": "ok", "note": "", "tasks": [], "cells": [], "parameters": []}
-    session = KernelSession(notebook, workdir, cell_timeout, deadline)
+    session = KernelSession(notebook, workdir, cell_timeout, deadline, key)
     try:
         with session:
             problems = session.run_cells()
@@ -451,7 +454,7 @@ def grade_notebook(module, notebook, workdir, cell_timeout=120, timeout=600):
             late = set().union(*(bound_names(notebook.cells[index].source) for index, _, kind, _ in problems
                                  if kind == "timed out"))
             for name in tasks:
-                result, text = grade_task(tasks, name, values, late, cell_timeout) if values else ("error", problem)
+                result, text = ("error", problem) if problem else grade_task(tasks, name, values, late, cell_timeout)
                 report["tasks"].append({"task": name, "result": result, "text": text})
             report["parameters"] = changed_parameters(tasks, values)
     except KernelGone as error:
@@ -481,19 +484,28 @@ def _limit_resources(memory_mb):
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
+def _mac(key, text):
+    return hmac.new(key.encode(), text.encode(), hashlib.sha256).hexdigest()
+
+
 def sign(report, key):
     """``report`` as the signed JSON text that the grader reads (:func:`signed_report` checks it)."""
     text = json.dumps(report)
-    return json.dumps({"report": text, "signature": hmac.new(key.encode(), text.encode(), hashlib.sha256).hexdigest()})
+    return json.dumps({"report": text, "signature": _mac(key, text)})
 
 
 def signed_report(text, key):
     """The report in ``text`` written by :func:`sign` with ``key``; ValueError if it was tampered with."""
     data = json.loads(text)
-    expected = hmac.new(key.encode(), str(data["report"]).encode(), hashlib.sha256).hexdigest()
-    if not hmac.compare_digest(expected, str(data["signature"])):
+    if not hmac.compare_digest(_mac(key, str(data["report"])), str(data["signature"])):
         raise ValueError("the result's signature does not match: it was not written by the grader")
     return json.loads(data["report"])
+
+
+def signed_pid(text, key):
+    """The kernel's pid in ``kernel.pid`` text, or None unless the worker signed it with ``key``."""
+    pid, _, signature = text.strip().partition(" ")
+    return int(pid) if pid.isdigit() and hmac.compare_digest(_mac(key, pid), signature) else None
 
 
 def main(argv=None):
@@ -517,7 +529,7 @@ def main(argv=None):
 
     workdir = Path(args.workdir)
     notebook = nbformat.read(str(workdir / "submission.ipynb"), as_version=4)
-    report = grade_notebook(args.module, notebook, workdir, args.cell_timeout, args.timeout)
+    report = grade_notebook(args.module, notebook, workdir, args.cell_timeout, args.timeout, key)
     executed = workdir / "executed.ipynb"
     report["executed_sha256"] = hashlib.sha256(executed.read_bytes()).hexdigest() if executed.exists() else None
     (workdir / "result.json").write_text(sign(report, key), encoding="utf-8")
