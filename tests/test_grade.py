@@ -154,7 +154,8 @@ ENDLESS_SERIES = "def series_phi_gamma(A, B, T, terms):\n    while True:\n      
 MEMORY_HOG = "x = np.empty(3 * 2**30, dtype=np.uint8)  # 3 GB: over the limit of 2500 MB\n"
 KEEP_WRITING = '''\
 import sys, time
-while True:  # until the grader removes the folder
+deadline = time.monotonic() + 30  # a bounded forger: the test leaves no process behind
+while time.monotonic() < deadline:  # or until the grader removes the folder
     try:
         with open("result.json", "w") as stream:
             stream.write(sys.argv[1])

@@ -379,7 +379,16 @@ def run_worker(module, notebook, options):
         report["executed"] = text.decode("utf-8", errors="replace") if intact else None
         return report
     finally:
+        _remove(workdir)
+
+
+def _remove(workdir, attempts=5):
+    """Remove the private folder; retry while a process the notebook left behind writes into it."""
+    for _ in range(attempts):
         shutil.rmtree(workdir, ignore_errors=True)
+        if not workdir.exists():
+            return
+        time.sleep(0.05)
 
 
 def grade_submission(path, name, module, options, out=None):
