@@ -91,11 +91,20 @@ EXPERIMENTS = {
 
 
 def get(name: str) -> Experiment:
-    """Return the experiment called ``name`` (``"lab01"`` or the module name ``"lab01_euler_rk4"``)."""
+    """Return the experiment called ``name``.
+
+    ``name`` is ``"lab01"``, its number ``"01"`` (or ``"1"``), the module name
+    ``"lab01_euler_rk4"`` or its notebook's file name (``"labs/lab01_euler_rk4.ipynb"``).
+    """
     if not isinstance(name, str):
         raise TypeError(f"name must be a string such as 'lab01', got {type(name).__name__}.")
+    key = name.strip()
+    if key.endswith(".ipynb"):
+        key = key.replace("\\", "/").rsplit("/", 1)[-1][: -len(".ipynb")]
+    if key.isdigit():
+        key = f"lab{int(key):02d}"
     for experiment in EXPERIMENTS.values():
-        if name in (experiment.name, experiment.module):
+        if key in (experiment.name, experiment.module):
             return experiment
     raise ValueError(
         f"no experiment called {name!r}; available: {', '.join(EXPERIMENTS)} (see `simlab list`)."

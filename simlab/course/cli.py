@@ -1,8 +1,9 @@
-"""Command line: ``simlab list``, ``simlab run NAME... | all``, ``simlab build-labs``, ``simlab --version``.
+"""Command line: ``simlab list``, ``simlab run NAME... | all``, ``simlab build-labs``, ``simlab grade``, ``simlab --version``.
 
 ``simlab run all --out figures`` reproduces every lab's experiments headless (no display is
 needed), writes the figures as PNG files and prints a table of the key numbers;
-``simlab run lab02 lab05`` runs the labs named.
+``simlab run lab02 lab05`` runs the labs named. ``simlab grade lab01 submissions/ --out grades``
+grades students' notebooks (:mod:`simlab.course.grade`).
 """
 
 from __future__ import annotations
@@ -112,6 +113,32 @@ def _cmd_build_labs(args):
     return 1 if report.edited_outdated and report.refused else 0
 
 
+def _cmd_grade(args):
+    from simlab.course.grade import GradeError, GradeOptions, grade
+
+    if args.jobs < 1 or args.cell_timeout <= 0 or args.timeout <= 0 or args.memory < 0:
+        print("simlab grade: --jobs must be >= 1, the timeouts > 0 and --memory >= 0 (0: no limit).", file=sys.stderr)
+        return 2
+    options = GradeOptions(cell_timeout=args.cell_timeout, timeout=args.timeout, memory=args.memory, jobs=args.jobs)
+    # jsonschema (under nbformat) builds a grammar for IRI formats at import that nbformat never
+    # uses (2 s); this process only grades, so it goes without (the workers do the same).
+    sys.modules.setdefault("rfc3987_syntax", None)
+
+    def progress(result, number, total):
+        graded = f", {result.passed} of {len(result.tasks)} tasks passed" if result.status == "ok" else ""
+        print(f"[{number}/{total}] {result.name}: {result.status}{graded} ({result.seconds:.1f} s)", flush=True)
+
+    try:
+        report = grade(args.lab, args.submissions, args.out, options, on_graded=progress)
+    except GradeError as error:
+        print(f"simlab grade: {error}", file=sys.stderr)
+        return 2
+    graded = sum(result.status == "ok" for result in report.grades)
+    print(f"graded {graded} of {_plural(len(report.grades), 'submission')} of {report.module}: "
+          f"{report.csv_path}, feedback in {Path(args.out) / 'feedback'}/")
+    return 0
+
+
 def _cmd_version(args):
     from simlab import __version__
 
@@ -142,6 +169,25 @@ def build_parser():
     p_build.add_argument("--force", action="store_true", help="overwrite edited labs (after a backup)")
     p_build.add_argument("--root", default=None, help="project folder (default: found from cwd)")
     p_build.set_defaults(func=_cmd_build_labs)
+
+    p_grade = sub.add_parser(
+        "grade", help="grade students' lab notebooks: run each in a fresh kernel, recompute its self-checks",
+        description="Run each submitted notebook in a fresh Jupyter kernel (time and memory limits), read the "
+                    "values of its answers and recompute the lab's self-checks on them; write DIR/grades.csv "
+                    "and DIR/feedback/<name>.md. Student code runs with your user rights: grade untrusted "
+                    "notebooks in a container or a separate account.")
+    p_grade.add_argument("lab", metavar="LAB", help="the lab: lab01, 01 or lab01_euler_rk4 (see `simlab list`)")
+    p_grade.add_argument("submissions", nargs="+", metavar="SUBMISSION",
+                         help="students' notebooks, or folders whose .ipynb files are graded")
+    p_grade.add_argument("--out", default="grades", metavar="DIR", help="folder for the results (default: grades)")
+    p_grade.add_argument("--jobs", type=int, default=1, metavar="N", help="submissions graded at once (default: 1)")
+    p_grade.add_argument("--cell-timeout", type=float, default=120.0, metavar="S",
+                         help="seconds a cell may run before it is interrupted (default: 120)")
+    p_grade.add_argument("--timeout", type=float, default=600.0, metavar="S",
+                         help="seconds a whole notebook may run (default: 600)")
+    p_grade.add_argument("--memory", type=int, default=4096, metavar="MB",
+                         help="memory limit of each kernel in MB (default: 4096; 0: no limit)")
+    p_grade.set_defaults(func=_cmd_grade)
     return parser
 
 
@@ -153,7 +199,7 @@ def main(argv=None):
         return _cmd_version(args)
     if args.command is None:
         parser.print_usage(sys.stderr)
-        print("simlab: choose a command: list, run, build-labs (or --version)", file=sys.stderr)
+        print("simlab: choose a command: list, run, build-labs, grade (or --version)", file=sys.stderr)
         return 2
     return args.func(args)
 
