@@ -4,6 +4,7 @@ The top level gathers the functions a lab uses most; each lives in a module name
 concept of the course:
 
 * :mod:`simlab.integrators`: Euler, improved Euler (Heun) and RK4, fixed step.
+* :mod:`simlab.variable_step`: RKF45, variable step (变步长) with error control: ``rkf45``.
 * :mod:`simlab.stability`: stability functions and regions, step limits, order fitting.
 * :mod:`simlab.implicit`: implicit methods for stiff (病态) systems.
 * :mod:`simlab.lti`: transfer function, zero-pole-gain and state space; conversions,
@@ -44,6 +45,7 @@ from simlab.integrators import (
 __version__ = "0.1.0"
 
 _LAZY = {
+    "simlab.variable_step": ("rkf45", "VariableStepResult"),
     "simlab.lti": ("tf2ss", "ss2tf", "tf2zp", "zp2tf", "ss2zp", "zp2ss", "series", "parallel",
                    "feedback", "minreal", "balred", "hankel_singular_values", "TF"),
     "simlab.similarity": ("discretize", "lsim", "lsim_loop", "c2d", "LinearResponse"),
