@@ -7,7 +7,8 @@ concept of the course:
 * :mod:`simlab.variable_step`: RKF45, variable step (变步长) with error control: ``rkf45``.
 * :mod:`simlab.multistep`: Adams-Bashforth and the Adams-Bashforth-Moulton predictor-corrector
   (线性多步法): ``adams_bashforth``, ``adams_bashforth_moulton``.
-* :mod:`simlab.realtime`: real-time algorithms (实时仿真算法) in a frame loop with a sampled input.
+* :mod:`simlab.realtime`: real-time algorithms (实时仿真算法: RTRK2, RTRK3, AB) in a frame loop
+  with a sampled input: ``simulate_real_time``.
 * :mod:`simlab.stability`: stability functions and regions, step limits, order fitting.
 * :mod:`simlab.implicit`: implicit methods for stiff (病态) systems.
 * :mod:`simlab.lti`: transfer function, zero-pole-gain and state space; conversions,
@@ -50,6 +51,7 @@ __version__ = "0.1.0"
 _LAZY = {
     "simlab.variable_step": ("rkf45", "VariableStepResult"),
     "simlab.multistep": ("adams_bashforth", "adams_bashforth_moulton"),
+    "simlab.realtime": ("simulate_real_time",),
     "simlab.lti": ("tf2ss", "ss2tf", "tf2zp", "zp2tf", "ss2zp", "zp2ss", "series", "parallel",
                    "feedback", "minreal", "balred", "hankel_singular_values", "TF"),
     "simlab.similarity": ("discretize", "lsim", "lsim_loop", "c2d", "LinearResponse"),

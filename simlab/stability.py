@@ -2,10 +2,13 @@
 
 One step of an explicit Runge-Kutta method on the test equation y' = lambda y gives
 y_{k+1} = R(z) y_k with z = h lambda. R is the method's *stability function*, for the methods
-of :data:`simlab.integrators.METHODS` the Taylor polynomial of e^z up to the method's order:
+of :data:`simlab.integrators.METHODS` and the real-time RTRK2 and RTRK3 of
+:mod:`simlab.realtime` (explicit, with as many stages as their order p <= 4) the Taylor
+polynomial of e^z up to the method's order:
 
     Euler           R(z) = 1 + z
-    improved Euler  R(z) = 1 + z + z^2/2
+    improved Euler  R(z) = 1 + z + z^2/2           (RTRK2 too)
+    RTRK3           R(z) = 1 + z + z^2/2 + z^3/6
     RK4             R(z) = 1 + z + z^2/2 + z^3/6 + z^4/24
 
 The step is stable where |R(z)| <= 1 (the *stability region*). On the negative real axis that is
@@ -28,7 +31,7 @@ and for the predictor-corrector ABM_k (PECE: AB_k predicts, AM_k with weights be
 
 Their real stability intervals are much shorter than RK4's: AB1 (-2, 0), AB2 (-1, 0), AB3
 (-6/11, 0), AB4 (-3/10, 0); ABM2 (-2, 0), ABM3 (-1.729, 0), ABM4 (-1.285, 0). Every function
-below takes the names of :data:`simlab.integrators.METHODS` and of
+below takes the names of :data:`ONE_STEP_ORDERS` and of
 :data:`simlab.multistep.MULTISTEP_METHODS` (``"ab1"`` .. ``"ab4"``, ``"abm2"`` .. ``"abm4"``);
 :func:`amplification_factor` is |R(z)| for a one-step method and the largest |zeta| for a
 multistep one, so that the region is ``amplification_factor <= 1`` for both.
@@ -50,6 +53,7 @@ import numpy as np
 
 from simlab.integrators import METHODS
 from simlab.multistep import MULTISTEP_METHODS
+from simlab.realtime import REAL_TIME_METHODS
 from simlab.validation import (
     as_choice,
     as_count,
@@ -62,8 +66,13 @@ from simlab.validation import (
 #: grid does not show on a figure).
 MAX_GRID_POINTS = 1001
 
+#: One-step methods and their order p: explicit Runge-Kutta methods with p stages (p <= 4), whose
+#: R(z) is the Taylor polynomial of e^z of degree p (the fixed-step methods and RTRK2, RTRK3).
+ONE_STEP_ORDERS = {**{name: m.order for name, m in METHODS.items()},
+                   **{name: m.order for name, m in REAL_TIME_METHODS.items() if m.frame is not None}}
+
 #: Every method with a stability analysis here: the one-step and the multistep methods.
-ALL_METHODS = {**METHODS, **MULTISTEP_METHODS}
+ALL_METHODS = {**ONE_STEP_ORDERS, **MULTISTEP_METHODS}
 
 __all__ = [
     "stability_polynomial",
@@ -83,7 +92,8 @@ def stability_polynomial(method):
 
     Parameters
     ----------
-    method : {"euler", "heun", "rk4"}
+    method : {"euler", "heun", "rk4", "rtrk2", "rtrk3"}
+        A one-step method (a name of :data:`ONE_STEP_ORDERS`).
 
     Returns
     -------
@@ -93,7 +103,7 @@ def stability_polynomial(method):
     Raises
     ------
     ValueError
-        If ``method`` is not one of the names of :data:`simlab.integrators.METHODS`.
+        If ``method`` is not one of the names of :data:`ONE_STEP_ORDERS`.
 
     Examples
     --------
@@ -101,7 +111,7 @@ def stability_polynomial(method):
     >>> stability_polynomial("heun").tolist()
     [1.0, 1.0, 0.5]
     """
-    order = METHODS[as_choice(method, "method", METHODS)].order
+    order = ONE_STEP_ORDERS[as_choice(method, "method", ONE_STEP_ORDERS)]
     factorials = np.cumprod([1.0] + list(range(1, order + 1)))
     return 1.0 / factorials
 
@@ -111,7 +121,7 @@ def stability_function(method, z):
 
     Parameters
     ----------
-    method : {"euler", "heun", "rk4"}
+    method : {"euler", "heun", "rk4", "rtrk2", "rtrk3"}
     z : complex or array_like of complex
 
     Returns
@@ -168,7 +178,7 @@ def _pi_table(method):
     One-step methods: pi = zeta - R(z) (k = 1). AB_k and ABM_k: the formulas of the module
     docstring.
     """
-    if method in METHODS:
+    if method in ONE_STEP_ORDERS:
         r = stability_polynomial(method)
         table = np.zeros((len(r), 2))
         table[0, 0] = 1.0
