@@ -41,7 +41,6 @@ import numpy as np
 from simlab.guards import NewtonConvergenceError
 from simlab.integrators import NonFiniteStateError, Trajectory, _prepare_rhs, time_grid
 from simlab.validation import (
-    as_callable,
     as_count,
     as_finite_scalar,
     as_initial_state,
@@ -260,7 +259,10 @@ def _implicit_run(f, t_span, x0, h, jac, tol, max_iter, method):
     x0 = as_real_array(x0, "x0")
     tol = as_positive_scalar(tol, "tol")
     max_iter = as_count(max_iter, "max_iter", minimum=1, maximum=1000, meaning=" (Newton iterations per step)")
-    jacobian = _difference_jacobian if jac is None else _user_jacobian(as_callable(jac, "jac"), x0.size)
+    if jac is not None and not callable(jac):
+        raise TypeError(f"jac must be a function jac(t, x) that returns the Jacobian df/dx, or None, got "
+                        f"{describe(jac)}.")
+    jacobian = _difference_jacobian if jac is None else _user_jacobian(jac, x0.size)
     f, calls, _ = _prepare_rhs(f, float(t[0]), x0)
     f_0 = np.reshape(f(float(t[0]), x0.copy()[()]), -1).astype(float)  # the checked f(t0, x0), not counted twice
     xs = np.empty((len(t),) + x0.shape)

@@ -257,10 +257,10 @@ def _missing(scheme, m, i, c, d):
     options = "missing_input='hold' (the last sample) or 'extrapolate' to measure the error this makes"
     if c > d:
         return ValueError(
-            f"{scheme.name} is not real-time compatible: its evaluation {i} starts at {_at(d)} and wants "
+            f"method {scheme.name!r} is not real-time compatible: its evaluation {i} starts at {_at(d)} and wants "
             f"u({_at(c)}), a sample that does not exist yet. Pass {options}.")
     return ValueError(
-        f"with samples_per_frame = {m}, {scheme.name}'s evaluation {i} (at {_at(d)}) wants u({_at(c)}), "
+        f"with samples_per_frame = {m}, the evaluation {i} of method {scheme.name!r} (at {_at(d)}) wants u({_at(c)}), "
         f"which is not sampled (the samples are at t_n + j h/{m}). Use a samples_per_frame that is a "
         f"multiple of {scheme.samples_needed}, or pass {options}.")
 
@@ -332,7 +332,9 @@ class _Sampler:
     """The input device: u read at t0 + j h/m, once per j, checked, kept in order of j."""
 
     def __init__(self, u, t0, t1, frames, m):
-        self.u, self.t0, self.t1, self.count = as_callable(u, "u"), t0, t1, frames * m
+        if not callable(u):
+            raise TypeError(f"u must be a function u(t) that returns the input at time t, got {describe(u)}.")
+        self.u, self.t0, self.t1, self.count = u, t0, t1, frames * m
         self.values = {}
         self.shape = None
 
@@ -437,6 +439,7 @@ def simulate_real_time(f, u, t_span, x0, h, method="rtrk2", samples_per_frame=No
         raise ValueError(f"{scheme.name} needs {start} earlier slopes and starts with {start} frames of RTRK3; "
                          f"{error}") from None
     x0 = as_real_array(x0, "x0")
+    as_callable(f)
     sampler = _Sampler(u, float(t[0]), float(t[-1]), len(t) - 1, m)
     current = [sampler(0)]
     plant, calls, dx0 = _prepare_rhs(lambda tt, xx: f(tt, xx, current[0]), float(t[0]), x0, call="f(t, x, u)")

@@ -243,11 +243,11 @@ GOOD = dict(f=lambda t, x, u: -x + u, u=np.sin, t_span=(0.0, 1.0), x0=0.0, h=0.1
 
 
 @pytest.mark.parametrize("changes, error, message", [
-    (dict(method="rk4"), ValueError, r"rk4 is not real-time compatible: its evaluation 1 starts at t_n \+ h/4 and "
+    (dict(method="rk4"), ValueError, r"method 'rk4' is not real-time compatible: its evaluation 1 starts at t_n \+ h/4 and "
                                      r"wants u\(t_n \+ h/2\), a sample that does not exist yet"),
-    (dict(method="heun"), ValueError, r"heun is not real-time compatible: its evaluation 1 starts at t_n \+ h/2"),
-    (dict(method="rtrk2", samples_per_frame=3), ValueError, r"with samples_per_frame = 3, rtrk2's evaluation 1 "
-                                                            r"\(at t_n \+ h/2\) wants u\(t_n \+ h/2\), which is not sampled"),
+    (dict(method="heun"), ValueError, r"method 'heun' is not real-time compatible: its evaluation 1 starts at t_n \+ h/2"),
+    (dict(method="rtrk2", samples_per_frame=3), ValueError, r"with samples_per_frame = 3, the evaluation 1 of "
+                                                            r"method 'rtrk2' \(at t_n \+ h/2\) wants u\(t_n \+ h/2\), which is not sampled"),
     (dict(method="ab4", samples_per_frame=1), ValueError, r"ab4 needs 3 earlier slopes and starts with 3 frames of RTRK3"),
     (dict(method="rk5"), ValueError, r"method must be one of 'ab1'"),
     (dict(missing_input="zoh"), ValueError, r"missing_input must be one of 'error', 'hold', 'extrapolate'"),
