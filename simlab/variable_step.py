@@ -291,18 +291,25 @@ def rkf45(f, t_span, x0, rtol=1e-6, atol=1e-9, h0=None, h_max=None):
                 k1 = f(t, x) if t < t1 else None  # K1 of the next step
                 if k1 is not None and not np.all(np.isfinite(k1)):
                     raise _non_finite(t, x, len(steps))
-                # h_new = h min(fac_max, max(fac_min, safety err^(-1/5)))
-                factor = grow_max if last_err == 0.0 else min(grow_max, max(FACTOR_MIN, SAFETY * last_err ** -ERROR_EXPONENT))
+                h = min(h_step * _step_factor(last_err, grow_max), h_max)
                 grow_max = FACTOR_MAX
             else:  # reject: try again from (t_k, x_k) with a smaller h, and no growth on the next step
                 rejected.append((t, h_step))
-                factor = FACTOR_MIN if not np.isfinite(last_err) else max(FACTOR_MIN, SAFETY * last_err ** -ERROR_EXPONENT)
+                h = min(h_step * _step_factor(last_err, 1.0), h_max)
                 grow_max = 1.0
-            h = min(h_step * factor, h_max)
-    rejected_t, rejected_h = (np.array(column, dtype=float) for column in zip(*rejected)) if rejected else (np.empty(0), np.empty(0))
+    rejected_t, rejected_h = np.reshape(np.array(rejected, dtype=float), (-1, 2)).T
     return VariableStepResult(t=np.array(times), x=np.array(states), h=np.array(steps), n_accepted=len(steps),
-                              n_rejected=len(rejected), nfev=next(calls) - 1, rejected_t=rejected_t,
-                              rejected_h=rejected_h, method="rkf45", rtol=rtol, atol=atol)
+                              n_rejected=len(rejected), nfev=next(calls) - 1, rejected_t=rejected_t.copy(),
+                              rejected_h=rejected_h.copy(), method="rkf45", rtol=rtol, atol=atol)
+
+
+def _step_factor(err, grow_max):
+    """h_new / h = min(fac_max, max(fac_min, safety err^(-1/5))); fac_min if err is inf or NaN."""
+    if not np.isfinite(err):
+        return FACTOR_MIN
+    if err == 0.0:
+        return grow_max
+    return min(grow_max, max(FACTOR_MIN, SAFETY * err ** -ERROR_EXPONENT))
 
 
 def _non_finite(t, x, steps):

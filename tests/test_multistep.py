@@ -114,7 +114,8 @@ def test_the_first_steps_are_rk4_steps(order):
 
 def test_ab1_is_euler():
     f = lambda t, x: t - x**2  # noqa: E731
-    np.testing.assert_array_equal(adams_bashforth(f, (0, 2), 0.5, 0.05, order=1).x, simlab.euler(f, (0, 2), 0.5, 0.05).x)
+    np.testing.assert_array_equal(adams_bashforth(f, (0, 2), 0.5, 0.05, order=1).x,
+                                  simlab.euler(f, (0, 2), 0.5, 0.05).x)
 
 
 def test_ab2_and_abm2_follow_their_recurrences():
@@ -300,7 +301,8 @@ def test_amplification_factor_of_a_one_step_method_is_the_modulus_of_R():
     (lambda: adams_bashforth_moulton(lambda t, x: -x, (0, 1), [np.nan], 0.1), ValueError, r"x0 must be finite"),
     (lambda: adams_coefficients(3, implicit="yes"), TypeError, r"implicit must be True or False"),
     (lambda: stability.characteristic_polynomial("ab5", -1.0), ValueError, r"method must be one of"),
-    (lambda: stability.characteristic_polynomial("abm2", 1e300), ValueError, r"z: the stability polynomial of abm2 overflows"),
+    (lambda: stability.characteristic_polynomial("abm2", 1e300), ValueError,
+     r"z: the stability polynomial of abm2 overflows"),
     (lambda: stability.boundary_locus("abm2", n=1), ValueError, r"n must be between 2"),
 ])
 def test_bad_arguments_get_a_message_naming_them(call, error, message):

@@ -243,12 +243,15 @@ GOOD = dict(f=lambda t, x, u: -x + u, u=np.sin, t_span=(0.0, 1.0), x0=0.0, h=0.1
 
 
 @pytest.mark.parametrize("changes, error, message", [
-    (dict(method="rk4"), ValueError, r"method 'rk4' is not real-time compatible: its evaluation 1 starts at t_n \+ h/4 and "
-                                     r"wants u\(t_n \+ h/2\), a sample that does not exist yet"),
-    (dict(method="heun"), ValueError, r"method 'heun' is not real-time compatible: its evaluation 1 starts at t_n \+ h/2"),
-    (dict(method="rtrk2", samples_per_frame=3), ValueError, r"with samples_per_frame = 3, the evaluation 1 of "
-                                                            r"method 'rtrk2' \(at t_n \+ h/2\) wants u\(t_n \+ h/2\), which is not sampled"),
-    (dict(method="ab4", samples_per_frame=1), ValueError, r"ab4 needs 3 earlier slopes and starts with 3 frames of RTRK3"),
+    (dict(method="rk4"), ValueError, r"method 'rk4' is not real-time compatible: its evaluation 1 starts at "
+                                     r"t_n \+ h/4 and wants u\(t_n \+ h/2\), a sample that does not exist yet"),
+    (dict(method="heun"), ValueError, r"method 'heun' is not real-time compatible: its evaluation 1 starts at "
+                                      r"t_n \+ h/2"),
+    (dict(method="rtrk2", samples_per_frame=3), ValueError,
+     r"with samples_per_frame = 3, the evaluation 1 of method 'rtrk2' \(at t_n \+ h/2\) wants u\(t_n \+ h/2\), "
+     r"which is not sampled"),
+    (dict(method="ab4", samples_per_frame=1), ValueError,
+     r"ab4 needs 3 earlier slopes and starts with 3 frames of RTRK3"),
     (dict(method="rk5"), ValueError, r"method must be one of 'ab1'"),
     (dict(missing_input="zoh"), ValueError, r"missing_input must be one of 'error', 'hold', 'extrapolate'"),
     (dict(samples_per_frame=0), ValueError, r"samples_per_frame must be between 1 and 1000"),
@@ -256,7 +259,8 @@ GOOD = dict(f=lambda t, x, u: -x + u, u=np.sin, t_span=(0.0, 1.0), x0=0.0, h=0.1
     (dict(u=3.0), TypeError, r"u must be a function"),
     (dict(u=lambda t: np.nan), ValueError, r"u\(t\) returned nan .* at t = 0\.0"),
     (dict(u=lambda t: "on"), TypeError, r"u\(t\) must return the input as a number or array"),
-    (dict(u=lambda t: 1.0 if t < 0.5 else [1.0, 1.0]), ValueError, r"u\(t\) returned \[1\.0, 1\.0\] \(type list\) at t = 0\.5; it must return finite numbers of one shape \(\)"),
+    (dict(u=lambda t: 1.0 if t < 0.5 else [1.0, 1.0]), ValueError,
+     r"u\(t\) returned \[1\.0, 1\.0\] \(type list\) at t = 0\.5; it must return finite numbers of one shape \(\)"),
     (dict(f=lambda t, x, u: [x, u]), ValueError, r"f\(t, x, u\) returned dx/dt of shape \(2,\)"),
     (dict(h=0.3), ValueError, r"h = 0\.3 does not divide the time span"),
     (dict(x0=[np.inf]), ValueError, r"x0 must be finite"),
