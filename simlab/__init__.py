@@ -4,8 +4,14 @@ The top level gathers the functions a lab uses most; each lives in a module name
 concept of the course:
 
 * :mod:`simlab.integrators`: Euler, improved Euler (Heun) and RK4, fixed step.
+* :mod:`simlab.variable_step`: RKF45, variable step (变步长) with error control: ``rkf45``.
+* :mod:`simlab.multistep`: Adams-Bashforth and the Adams-Bashforth-Moulton predictor-corrector
+  (线性多步法): ``adams_bashforth``, ``adams_bashforth_moulton``.
+* :mod:`simlab.realtime`: real-time algorithms (实时仿真算法: RTRK2, RTRK3, AB) in a frame loop
+  with a sampled input: ``simulate_real_time``.
 * :mod:`simlab.stability`: stability functions and regions, step limits, order fitting.
-* :mod:`simlab.implicit`: implicit methods for stiff (病态) systems.
+* :mod:`simlab.implicit`: implicit methods for stiff (病态) systems: ``trapezoidal`` and ``bdf2``
+  with Newton's iteration for nonlinear f, ``backward_euler_linear``.
 * :mod:`simlab.lti`: transfer function, zero-pole-gain and state space; conversions,
   connections and model reduction (MATLAB-style names: ``tf2ss``, ``feedback``, ...).
 * :mod:`simlab.similarity`: the discrete similarity method (离散相似法): ``discretize``,
@@ -44,6 +50,10 @@ from simlab.integrators import (
 __version__ = "0.1.0"
 
 _LAZY = {
+    "simlab.variable_step": ("rkf45", "VariableStepResult"),
+    "simlab.multistep": ("adams_bashforth", "adams_bashforth_moulton"),
+    "simlab.realtime": ("simulate_real_time",),
+    "simlab.implicit": ("trapezoidal", "bdf2"),
     "simlab.lti": ("tf2ss", "ss2tf", "tf2zp", "zp2tf", "ss2zp", "zp2ss", "series", "parallel",
                    "feedback", "minreal", "balred", "hankel_singular_values", "TF"),
     "simlab.similarity": ("discretize", "lsim", "lsim_loop", "c2d", "LinearResponse"),

@@ -9,6 +9,10 @@ A fixed-step simulation can go wrong in three ways that a student meets early:
 * a mistyped h asks for a run of hundreds of millions of steps (:func:`check_step_count`
   refuses more than :data:`MAX_STEPS`, naming the steps and the memory).
 
+Two more stop the methods of issue 16: a variable-step run whose step collapses below the
+resolution of t (:class:`StepSizeTooSmallError`, scipy's "step size too small") and an
+implicit step whose Newton iteration does not converge (:class:`NewtonConvergenceError`).
+
 The fixed-step integrators of :mod:`simlab.integrators` and every simulator built on them use
 these guards.
 """
@@ -19,8 +23,8 @@ import contextlib
 
 import numpy as np
 
-__all__ = ["NonFiniteStateError", "UnstableRunError", "MAX_STEPS", "GROWTH_LIMIT", "check_step_count",
-           "unstable_growth_allowed"]
+__all__ = ["NonFiniteStateError", "UnstableRunError", "StepSizeTooSmallError", "NewtonConvergenceError",
+           "MAX_STEPS", "GROWTH_LIMIT", "check_step_count", "unstable_growth_allowed"]
 
 _SETTINGS = {"stop_unstable": True}
 
@@ -91,6 +95,36 @@ class UnstableRunError(NonFiniteStateError):
     def __init__(self, message, *, h_limit=None, **where):
         super().__init__(message, **where)
         self.h_limit = h_limit
+
+
+class StepSizeTooSmallError(FloatingPointError):
+    """A variable-step run cannot go on: the step the controller asks for is below the resolution of t.
+
+    The message names t and h. It means the solution cannot be followed to the tolerances there:
+    a singularity (x' = x^2 blows up at a finite t), a discontinuity that no step size resolves,
+    or a stiff system pushed to very tight tolerances. Besides the message it carries
+    ``method``, ``step`` (accepted steps so far), ``t`` and ``h``.
+    """
+
+    def __init__(self, message, *, method=None, step=None, t=None, h=None):
+        super().__init__(message)
+        self.method, self.step, self.t, self.h = method, step, t, h
+
+
+class NewtonConvergenceError(ArithmeticError):
+    """The Newton iteration of an implicit step did not converge.
+
+    Besides the message it carries ``method``, ``step`` (the step k being solved for, 1 .. N),
+    ``steps`` (N), ``t`` (t_k), ``h``, ``residual`` (the last max-norm of the implicit
+    equation's residual) and ``iterations``. A smaller h usually helps: the Newton iteration
+    starts closer to the solution.
+    """
+
+    def __init__(self, message, *, method=None, step=None, steps=None, t=None, h=None, residual=None,
+                 iterations=None):
+        super().__init__(message)
+        self.method, self.step, self.steps, self.t, self.h = method, step, steps, t, h
+        self.residual, self.iterations = residual, iterations
 
 
 def check_step_count(steps, h, span, values_per_step=1, what="the run"):

@@ -136,9 +136,9 @@ def _heun_step(f, t, x, h):
     return x + (0.5 * h) * (k1 + k2)
 
 
-def _rk4_step(f, t, x, h):
+def _rk4_step(f, t, x, h, k1=None):
     half = 0.5 * h
-    k1 = f(t, x)  # K1 = f(t_k, x_k)
+    k1 = f(t, x) if k1 is None else k1  # K1 = f(t_k, x_k) (a multistep starter passes it in)
     k2 = f(t + half, x + half * k1)  # K2 = f(t_k + h/2, x_k + h K1 / 2)
     k3 = f(t + half, x + half * k2)  # K3 = f(t_k + h/2, x_k + h K2 / 2)
     k4 = f(t + h, x + h * k3)  # K4 = f(t_k + h, x_k + h K3)
@@ -326,14 +326,15 @@ def time_grid(t_span, h):
     return t, span / n_steps
 
 
-def _prepare_rhs(f, t0, x0, state_name="x0", time_name="t0"):
+def _prepare_rhs(f, t0, x0, state_name="x0", time_name="t0", call="f(t, x)"):
     """Call ``f`` once at (t0, x0), check what it returns, and wrap ``f`` for the loop.
 
     Returns ``(fast, calls, dx0)``, ``dx0`` the checked value of f(t0, x0). ``fast`` is ``f`` that (a) returns the checked value of the first
     call for the first step's slope f(t0, x0), so that the check costs no extra evaluation,
     (b) counts the calls of ``f`` (``next(calls)`` is the number of calls so far), and (c) for an
     ``f`` that returns lists or ints, converts its value to an array, so that x + h * dx is array
-    arithmetic.
+    arithmetic. ``call`` is how the messages write the call (``"f(t, x, u)"`` for a model with
+    an input).
     """
     as_callable(f)
     dx = f(t0, x0.copy() if isinstance(x0, np.ndarray) else x0)
@@ -341,24 +342,24 @@ def _prepare_rhs(f, t0, x0, state_name="x0", time_name="t0"):
         dx_array = np.asarray(dx)
     except (TypeError, ValueError) as exc:
         raise TypeError(
-            f"f(t, x) must return dx/dt as a number or array, got {describe(dx)}."
+            f"{call} must return dx/dt as a number or array, got {describe(dx)}."
         ) from exc
     if dx_array.dtype == object or dx_array.dtype == bool or not np.issubdtype(dx_array.dtype, np.number):
-        raise TypeError(f"f(t, x) must return dx/dt as numbers, got {describe(dx)}.")
+        raise TypeError(f"{call} must return dx/dt as numbers, got {describe(dx)}.")
     if dx_array.shape != x0.shape:
         raise ValueError(
-            f"f(t, x) returned dx/dt of shape {dx_array.shape}, but the state {state_name} has shape "
+            f"{call} returned dx/dt of shape {dx_array.shape}, but the state {state_name} has shape "
             f"{x0.shape}; they must be the same. (A common cause: returning a column "
             f"vector of shape (n, 1) for a state of shape (n,), or a list of lists.)"
         )
     if np.iscomplexobj(dx_array) and not np.iscomplexobj(x0):
         raise TypeError(
-            f"f(t, x) returned complex values for a real state {state_name}; pass a complex "
+            f"{call} returned complex values for a real state {state_name}; pass a complex "
             f"{state_name} if the state is meant to be complex."
         )
     if not np.all(np.isfinite(dx_array)):
         raise ValueError(
-            f"f(t, x) returned NaN or inf at the start, {time_name} = {t0!r} (dx/dt = {describe(dx)}); "
+            f"{call} returned NaN or inf at the start, {time_name} = {t0!r} (dx/dt = {describe(dx)}); "
             f"check f for a division by zero or a log of a negative number there."
         )
     calls = itertools.count(2)  # the check above was the first call
@@ -374,6 +375,27 @@ def _prepare_rhs(f, t0, x0, state_name="x0", time_name="t0"):
         return np.asarray(value, dtype=x0.dtype) if convert else value
 
     return fast, calls, dx_array
+
+
+def _check_block(xs, start, stop, t, h, monitor, method):
+    """After steps start .. stop - 1 of a fixed-step run: stop unstable growth, then inf or NaN.
+
+    ``xs[k]`` is the state at ``t[k]``; ``monitor`` a :class:`simlab.guards._GrowthMonitor`.
+    Raises :class:`UnstableRunError` or :class:`NonFiniteStateError` naming the step.
+    """
+    n_steps = len(t) - 1
+    bad = _first_non_finite(xs[start + 1 : stop + 1])
+    monitor.check(xs, start, stop if bad is None else start + bad, t)  # growth before overflow
+    if bad is not None:
+        k_bad = start + 1 + bad
+        raise NonFiniteStateError(
+            f"{method}: the state became inf or NaN at step {k_bad} of {n_steps} "
+            f"(t = {t[k_bad]:.6g}) with h = {h:.6g}. Explicit methods are only stable "
+            f"when h is small compared with the fastest time constant of the system "
+            f"(Euler on x' = lambda x needs |1 + h lambda| <= 1); try a smaller h such "
+            f"as {h / 10:.3g}, or check f for a division by zero.",
+            method=method, step=k_bad, steps=n_steps, t=float(t[k_bad]), h=h,
+        )
 
 
 def integrate(f, t_span, x0, h, method="rk4"):
@@ -441,18 +463,7 @@ def integrate(f, t_span, x0, h, method="rk4"):
             for k in range(start, stop):
                 x = step(f, times[k], x, h)
                 xs[k + 1] = x
-            bad = _first_non_finite(xs[start + 1 : stop + 1])
-            monitor.check(xs, start, stop if bad is None else start + bad, t)  # growth before overflow
-            if bad is not None:
-                k_bad = start + 1 + bad
-                raise NonFiniteStateError(
-                    f"{method}: the state became inf or NaN at step {k_bad} of {n_steps} "
-                    f"(t = {t[k_bad]:.6g}) with h = {h:.6g}. Explicit methods are only stable "
-                    f"when h is small compared with the fastest time constant of the system "
-                    f"(Euler on x' = lambda x needs |1 + h lambda| <= 1); try a smaller h such "
-                    f"as {h / 10:.3g}, or check f for a division by zero.",
-                    method=method, step=k_bad, steps=n_steps, t=float(t[k_bad]), h=h,
-                )
+            _check_block(xs, start, stop, t, h, monitor, method)
     return Trajectory(t=t, x=xs, method=method, h=h, nfev=next(calls) - 1)
 
 

@@ -77,10 +77,14 @@ def plot_stability_regions(grids):
     """Stability regions |R(h lambda)| <= 1 in the complex h-lambda plane, one contour per method.
 
     ``grids`` maps a method name to ``(x, y, |R|)`` as :func:`simlab.stability.stability_grid`
-    returns it. Used in lab02, lab05 and course/01.
+    returns it (for a multistep method |R| is the largest root of its stability polynomial).
+    Used in lab02, lab05, lab10 and course/01.
     """
+    from simlab.multistep import MULTISTEP_METHODS
+
     fig, ax = subplots(figsize=(6, 5))
-    labels = {"euler": "Euler", "heun": "improved Euler", "rk4": "RK4"}
+    labels = {"euler": "Euler", "heun": "improved Euler", "rk4": "RK4", "rtrk2": "RTRK2", "rtrk3": "RTRK3",
+              **{name: method.title for name, method in MULTISTEP_METHODS.items()}}
     for i, (name, (x, y, magnitude)) in enumerate(grids.items()):
         linestyle = LINE_STYLES[i % len(LINE_STYLES)][0]
         contour = ax.contour(x, y, magnitude, levels=[1.0], colors=[f"C{i}"], linestyles=[linestyle])

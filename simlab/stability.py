@@ -2,10 +2,13 @@
 
 One step of an explicit Runge-Kutta method on the test equation y' = lambda y gives
 y_{k+1} = R(z) y_k with z = h lambda. R is the method's *stability function*, for the methods
-of :data:`simlab.integrators.METHODS` the Taylor polynomial of e^z up to the method's order:
+of :data:`simlab.integrators.METHODS` and the real-time RTRK2 and RTRK3 of
+:mod:`simlab.realtime` (explicit, with as many stages as their order p <= 4) the Taylor
+polynomial of e^z up to the method's order:
 
     Euler           R(z) = 1 + z
-    improved Euler  R(z) = 1 + z + z^2/2
+    improved Euler  R(z) = 1 + z + z^2/2           (RTRK2 too)
+    RTRK3           R(z) = 1 + z + z^2/2 + z^3/6
     RK4             R(z) = 1 + z + z^2/2 + z^3/6 + z^4/24
 
 The step is stable where |R(z)| <= 1 (the *stability region*). On the negative real axis that is
@@ -13,11 +16,35 @@ an interval [z_min, 0], z_min = -2 for Euler and improved Euler and -2.785 for R
 linear system with eigenvalues lambda_i needs h |lambda_i| within the region for every i: the
 fastest mode sets the step, however slow the response of interest (the stiff, 病态, case).
 
+A linear multistep method (:mod:`simlab.multistep`) carries k values from step to step, so on
+y' = lambda y its steps follow a linear recurrence whose characteristic polynomial in zeta is the
+*stability polynomial* pi(zeta; z); the step is stable where every root satisfies |zeta| <= 1
+(the root condition, 根条件). For Adams-Bashforth AB_k, with rho(zeta) = zeta^k - zeta^(k-1) and
+sigma(zeta) = sum_j beta_j zeta^(k-1-j),
+
+    pi(zeta; z) = rho(zeta) - z sigma(zeta),     boundary locus z(theta) = rho(e^{i theta}) / sigma(e^{i theta}),
+
+and for the predictor-corrector ABM_k (PECE: AB_k predicts, AM_k with weights beta*_j corrects)
+
+    pi(zeta; z) = rho(zeta) - z (beta*_0 zeta^(k-1) + sum_{j>=1} beta*_j zeta^(k-j))
+                  - z^2 beta*_0 sigma(zeta).
+
+Their real stability intervals are much shorter than RK4's: AB1 (-2, 0), AB2 (-1, 0), AB3
+(-6/11, 0), AB4 (-3/10, 0); ABM2 (-2, 0), ABM3 (-1.729, 0), ABM4 (-1.285, 0). Every function
+below takes the names of :data:`ONE_STEP_ORDERS` and of
+:data:`simlab.multistep.MULTISTEP_METHODS` (``"ab1"`` .. ``"ab4"``, ``"abm2"`` .. ``"abm4"``);
+:func:`amplification_factor` is |R(z)| for a one-step method and the largest |zeta| for a
+multistep one, so that the region is ``amplification_factor <= 1`` for both.
+
 The measured order of a method comes from the errors at several step sizes: the slope of the
 least-squares line log|e| = p log h + c (:func:`fit_order`).
 
-Used in lab02 (stability and step size), lab05 (the RK4 limit of a structure graph) and
-course/01.
+Reference for the multistep part: Hairer, Norsett and Wanner, "Solving Ordinary Differential
+Equations I", sect. III.3; Hairer and Wanner, "Solving Ordinary Differential Equations II",
+sect. V.1 (stability regions of Adams methods and of PECE).
+
+Used in lab02 (stability and step size), lab05 (the RK4 limit of a structure graph), lab10
+(Adams methods) and course/01, course/07.
 """
 
 from __future__ import annotations
@@ -25,6 +52,8 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.integrators import METHODS
+from simlab.multistep import MULTISTEP_METHODS
+from simlab.realtime import REAL_TIME_METHODS
 from simlab.validation import (
     as_choice,
     as_count,
@@ -37,9 +66,20 @@ from simlab.validation import (
 #: grid does not show on a figure).
 MAX_GRID_POINTS = 1001
 
+#: One-step methods and their order p: explicit Runge-Kutta methods with p stages (p <= 4), whose
+#: R(z) is the Taylor polynomial of e^z of degree p (the fixed-step methods and RTRK2, RTRK3).
+ONE_STEP_ORDERS = {**{name: m.order for name, m in METHODS.items()},
+                   **{name: m.order for name, m in REAL_TIME_METHODS.items() if m.frame is not None}}
+
+#: Every method with a stability analysis here: the one-step and the multistep methods.
+ALL_METHODS = {**ONE_STEP_ORDERS, **MULTISTEP_METHODS}
+
 __all__ = [
     "stability_polynomial",
     "stability_function",
+    "characteristic_polynomial",
+    "amplification_factor",
+    "boundary_locus",
     "real_stability_limit",
     "max_stable_step",
     "stability_grid",
@@ -52,7 +92,8 @@ def stability_polynomial(method):
 
     Parameters
     ----------
-    method : {"euler", "heun", "rk4"}
+    method : {"euler", "heun", "rk4", "rtrk2", "rtrk3"}
+        A one-step method (a name of :data:`ONE_STEP_ORDERS`).
 
     Returns
     -------
@@ -62,7 +103,7 @@ def stability_polynomial(method):
     Raises
     ------
     ValueError
-        If ``method`` is not one of the names of :data:`simlab.integrators.METHODS`.
+        If ``method`` is not one of the names of :data:`ONE_STEP_ORDERS`.
 
     Examples
     --------
@@ -70,7 +111,7 @@ def stability_polynomial(method):
     >>> stability_polynomial("heun").tolist()
     [1.0, 1.0, 0.5]
     """
-    order = METHODS[as_choice(method, "method", METHODS)].order
+    order = ONE_STEP_ORDERS[as_choice(method, "method", ONE_STEP_ORDERS)]
     factorials = np.cumprod([1.0] + list(range(1, order + 1)))
     return 1.0 / factorials
 
@@ -80,7 +121,7 @@ def stability_function(method, z):
 
     Parameters
     ----------
-    method : {"euler", "heun", "rk4"}
+    method : {"euler", "heun", "rk4", "rtrk2", "rtrk3"}
     z : complex or array_like of complex
 
     Returns
@@ -125,19 +166,187 @@ def _evaluate(coefficients, z, names, magnitude=False):
     return R
 
 
+def _method(method):
+    """The name checked against every method of this module; True if it is a multistep method."""
+    as_choice(method, "method", ALL_METHODS)
+    return method in MULTISTEP_METHODS
+
+
+def _pi_table(method):
+    """Pi[m, i]: coefficient of z^m zeta^(k-i) in the stability polynomial pi(zeta; z).
+
+    One-step methods: pi = zeta - R(z) (k = 1). AB_k and ABM_k: the formulas of the module
+    docstring.
+    """
+    if method in ONE_STEP_ORDERS:
+        r = stability_polynomial(method)
+        table = np.zeros((len(r), 2))
+        table[0, 0] = 1.0
+        table[:, 1] = -r  # zeta - (1 + z + ... )
+        return table
+    scheme = MULTISTEP_METHODS[method]
+    beta, k = np.array(scheme.predictor), scheme.steps
+    table = np.zeros((2 if scheme.corrector is None else 3, k + 1))
+    table[0, :2] = 1.0, -1.0  # rho(zeta) = zeta^k - zeta^(k-1)
+    if scheme.corrector is None:
+        table[1, 1:] = -beta  # - z sigma(zeta), sigma = sum_j beta_j zeta^(k-1-j)
+        return table
+    corrector = np.array(scheme.corrector)
+    table[1, 1] -= corrector[0]  # - z beta*_0 zeta^(k-1)        (the slope at the prediction)
+    table[1, 1:k] -= corrector[1:]  # - z beta*_j zeta^(k-j), j >= 1
+    table[2, 1:] = -corrector[0] * beta  # - z^2 beta*_0 sigma(zeta)
+    return table
+
+
+def characteristic_polynomial(method, z):
+    """Coefficients of the stability polynomial pi(zeta; z) in descending powers of zeta.
+
+    On y' = lambda y (z = h lambda) the method's steps satisfy a linear recurrence whose
+    characteristic polynomial is pi; the step is stable where all its roots have
+    |zeta| <= 1 (the root condition). pi = zeta - R(z) for a one-step method;
+    pi = rho(zeta) - z sigma(zeta) for AB_k; see the module docstring for ABM_k.
+
+    Parameters
+    ----------
+    method : str
+        A name of :data:`ALL_METHODS` (``"rk4"``, ``"ab3"``, ``"abm4"``, ...).
+    z : complex or array_like of complex
+
+    Returns
+    -------
+    complex ndarray, shape shape(z) + (k + 1,)
+        The coefficients, leading 1 first (the order :func:`numpy.roots` takes).
+
+    Raises
+    ------
+    TypeError
+        If ``z`` is not numeric.
+    ValueError
+        For an unknown method, a NaN or inf in ``z``, or a ``z`` so large that pi overflows.
+
+    Examples
+    --------
+    AB2 at z = -1: zeta^2 - zeta + (3 zeta - 1)/2, with a root on the unit circle at zeta = -1:
+
+    >>> import numpy as np
+    >>> from simlab.stability import characteristic_polynomial
+    >>> characteristic_polynomial("ab2", -1.0).real.tolist()
+    [1.0, 0.5, -0.5]
+    >>> np.round(np.sort(np.roots(characteristic_polynomial("ab2", -1.0)).real), 12).tolist()
+    [-1.0, 0.5]
+    """
+    _method(method)
+    z = as_real_array(z, "z", allow_complex=True).astype(complex)
+    table = _pi_table(method)
+    with np.errstate(over="ignore", invalid="ignore"):
+        powers = z[..., None] ** np.arange(len(table))  # z^0, z^1, ...
+        coefficients = powers @ table.astype(complex)
+    if not np.all(np.isfinite(coefficients)):
+        raise ValueError(f"z: the stability polynomial of {method} overflows the floating-point range for "
+                         f"|z| up to {float(np.max(np.abs(z))):.3g}; use a smaller |z|.")
+    return coefficients
+
+
+def amplification_factor(method, z):
+    """Largest |zeta| over the roots of pi(zeta; z): the growth per step on y' = lambda y.
+
+    |R(z)| for a one-step method; the spectral radius of the recurrence for a multistep one
+    (near z = 0 its principal root follows e^z: AB4 gives 0.818856 at z = -0.2, e^-0.2 =
+    0.818731). The step is stable where it is <= 1.
+
+    Parameters
+    ----------
+    method : str
+        A name of :data:`ALL_METHODS`.
+    z : complex or array_like of complex
+
+    Returns
+    -------
+    float ndarray, shape of ``z``
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`characteristic_polynomial`.
+
+    Examples
+    --------
+    >>> from simlab.stability import amplification_factor
+    >>> [round(float(amplification_factor("ab4", z)), 6) for z in (-0.2, -0.3, -0.4)]
+    [0.818856, 1.0, 1.219842]
+    """
+    if not _method(method):
+        z = as_real_array(z, "z", allow_complex=True)
+        return _evaluate(stability_polynomial(method), z, "z", magnitude=True)
+    coefficients = characteristic_polynomial(method, z)
+    k = coefficients.shape[-1] - 1
+    companion = np.zeros(coefficients.shape[:-1] + (k, k), dtype=complex)
+    companion[..., 0, :] = -coefficients[..., 1:]  # monic: zeta^k = -c_1 zeta^(k-1) - ... - c_k
+    companion[..., np.arange(1, k), np.arange(k - 1)] = 1.0
+    return np.max(np.abs(np.linalg.eigvals(companion)), axis=-1)
+
+
+def boundary_locus(method, n=721):
+    """The boundary locus: the z for which pi(zeta; z) has a root zeta = e^{i theta} on the unit circle.
+
+    The stability region's boundary lies on these curves (each region they bound is wholly
+    stable or unstable). For AB_k one branch, z(theta) = rho(e^{i theta}) / sigma(e^{i theta});
+    two for ABM_k (pi is quadratic in z); p for a one-step method of order p (R(z) = e^{i theta}).
+
+    Parameters
+    ----------
+    method : str
+        A name of :data:`ALL_METHODS`.
+    n : int
+        Number of angles theta, evenly spaced over [0, 2 pi], 2 .. :data:`MAX_GRID_POINTS` * 10.
+
+    Returns
+    -------
+    complex ndarray, shape (n, branches)
+        z at each theta, one column per root of pi(e^{i theta}; z) = 0 in z. With more than one
+        branch the columns are not sorted along the curves: plot them as points.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For an unknown method or an ``n`` that is not an integer in range.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simlab.stability import boundary_locus
+    >>> z = boundary_locus("ab3", n=5)[:, 0]      # theta = 0, pi/2, pi, 3 pi/2, 2 pi
+    >>> round(float(z[2].real), 6), round(float(-6 / 11), 6)
+    (-0.545455, -0.545455)
+    """
+    _method(method)
+    n = as_count(n, "n", minimum=2, maximum=10 * MAX_GRID_POINTS, meaning=" (angles)")
+    table = _pi_table(method)
+    zeta = np.exp(1j * np.linspace(0.0, 2.0 * np.pi, n))
+    k = table.shape[1] - 1
+    in_z = table.astype(complex) @ (zeta[None, :] ** np.arange(k, -1, -1)[:, None])  # Q_m(zeta), m = 0 ..
+    if len(table) == 2:  # Q_0 + Q_1 z = 0
+        return (-in_z[0] / in_z[1])[:, None]
+    return np.stack([np.roots(in_z[::-1, i]) for i in range(n)])
+
+
 def real_stability_limit(method):
     """Left end z_min < 0 of the real stability interval [z_min, 0] where |R(z)| <= 1.
 
-    Found from the real negative roots of R(z) = 1 and R(z) = -1 (the interval ends where |R|
-    reaches 1): Euler and improved Euler give -2, RK4 about -2.785. Raises ValueError for an
-    unknown method.
+    For a one-step method, found from the real negative roots of R(z) = 1 and R(z) = -1 (the
+    interval ends where |R| reaches 1): Euler and improved Euler give -2, RK4 about -2.785.
+    For a multistep method, where the largest root of pi(zeta; z) first leaves the unit disc
+    going left from z = 0 (a scan in steps of 0.001, then bisection): AB1 -2, AB2 -1,
+    AB3 -6/11, AB4 -3/10. Raises ValueError for an unknown method.
 
     Examples
     --------
     >>> from simlab.stability import real_stability_limit
-    >>> round(real_stability_limit("rk4"), 4)
-    -2.7853
+    >>> round(real_stability_limit("rk4"), 4), round(real_stability_limit("ab4"), 12)
+    (-2.7853, -0.3)
     """
+    if _method(method):
+        return _multistep_real_limit(method)
     coefficients = stability_polynomial(method)
     candidates = []
     for target in (1.0, -1.0):
@@ -148,8 +357,22 @@ def real_stability_limit(method):
     return float(max(candidates))
 
 
+def _multistep_real_limit(method, step=1e-3, reach=20.0):
+    """z_min of a multistep method: scan the negative real axis, then bisect at the first exit."""
+    tolerance = 1.0 + 8 * np.finfo(float).eps  # the eigenvalues are accurate to a few eps
+    z = -step * np.arange(1, int(reach / step) + 1)
+    unstable = np.flatnonzero(amplification_factor(method, z) > tolerance)
+    if not unstable.size:
+        return -float("inf")
+    low, high = float(z[unstable[0]]), float(z[unstable[0]] + step)  # unstable at low, stable at high
+    for _ in range(60):
+        middle = 0.5 * (low + high)
+        low, high = (middle, high) if amplification_factor(method, middle) > tolerance else (low, middle)
+    return 0.5 * (low + high)
+
+
 def max_stable_step(eigenvalues, method, h_max=1e3):
-    """Largest h for which |R(h lambda_i)| <= 1 for every eigenvalue lambda_i.
+    """Largest h for which the step is stable, amplification <= 1, at every h lambda_i.
 
     The scan marches out from h = 0 to bracket the first instability, then bisects to full
     precision; it returns the first such h (a stability region need not be convex).
@@ -158,7 +381,8 @@ def max_stable_step(eigenvalues, method, h_max=1e3):
     ----------
     eigenvalues : array_like of complex
         Eigenvalues of the (linearized) system; all must have negative real part.
-    method : {"euler", "heun", "rk4"}
+    method : str
+        A name of :data:`ALL_METHODS` (one-step or multistep).
     h_max : float
         Largest step considered; ``inf`` is returned if every h up to it is stable.
 
@@ -178,7 +402,7 @@ def max_stable_step(eigenvalues, method, h_max=1e3):
     >>> round(max_stable_step([-10.0], "euler"), 6)
     0.2
     """
-    as_choice(method, "method", METHODS)
+    _method(method)
     h_max = as_positive_scalar(h_max, "h_max")
     lambdas = np.atleast_1d(as_real_array(eigenvalues, "eigenvalues", allow_complex=True)).astype(complex)
     if lambdas.ndim != 1 or lambdas.size == 0:
@@ -191,7 +415,7 @@ def max_stable_step(eigenvalues, method, h_max=1e3):
         )
 
     def stable(h):
-        return bool(np.all(np.abs(stability_function(method, h * lambdas)) <= 1.0 + 1e-12))
+        return bool(np.all(amplification_factor(method, h * lambdas) <= 1.0 + 1e-12))
 
     h_low, h_high = 0.0, 1e-6 / np.max(np.abs(lambdas))
     while stable(h_high):
@@ -205,11 +429,13 @@ def max_stable_step(eigenvalues, method, h_max=1e3):
 
 
 def stability_grid(method, re=(-4.0, 1.0), im=(-3.5, 3.5), n=301):
-    """|R(z)| on a grid of the complex plane, for drawing the stability region.
+    """|R(z)| (or the largest root of pi(zeta; z)) on a grid of the complex plane, for drawing the region.
 
     Parameters
     ----------
-    method : {"euler", "heun", "rk4"}
+    method : str
+        A name of :data:`ALL_METHODS`; for a multistep method the magnitude is
+        :func:`amplification_factor`.
     re, im : (float, float)
         Ranges of the real and imaginary parts of z.
     n : int
@@ -236,11 +462,13 @@ def stability_grid(method, re=(-4.0, 1.0), im=(-3.5, 3.5), n=301):
     >>> magnitude[1].tolist()                          # on the real axis: |1 + z| at -2, -1, 0
     [1.0, 0.0, 1.0]
     """
-    coefficients = stability_polynomial(method)
+    multistep = _method(method)
     re, im = as_interval(re, "re"), as_interval(im, "im")
     n = as_count(n, "n", minimum=2, maximum=MAX_GRID_POINTS, meaning=" (points per axis)")
     x, y = np.meshgrid(np.linspace(*re, n), np.linspace(*im, n))
-    return x, y, _evaluate(coefficients, x + 1j * y, "re, im", magnitude=True)
+    if multistep:
+        return x, y, amplification_factor(method, x + 1j * y)
+    return x, y, _evaluate(stability_polynomial(method), x + 1j * y, "re, im", magnitude=True)
 
 
 def _values(array, shown=6):

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from campaign import NAN, Spec, run_spec
-from simlab import implicit, integrators, lti, nonlinear, response, revised_lugre, similarity, stability, structure
+from simlab import implicit, integrators, lti, multistep, nonlinear, realtime, response, revised_lugre, similarity
+from simlab import stability, structure, variable_step
 from simlab import elementwise
 from simlab.friction import block, models
 from simlab.plants import dc_motor, pneumatic
@@ -69,7 +70,46 @@ SPECS = [
          dict(method="choice", n="posint"), extra=[("re", (0.0, NAN)), ("im", "ab"), ("re", (1.0, 1.0)), ("n", 10**5)]),
     Spec("stability.fit_order", stability.fit_order, dict(hs=[0.1, 0.05], errors=[1e-2, 2.5e-3]),
          dict(hs="vector", errors="vector"), extra=[("errors", [1e-2, 0.0]), ("hs", [0.1, -0.05])]),
+    # variable step and multistep (issue 16)
+    Spec("variable_step.rkf45", variable_step.rkf45, dict(f=F, t_span=(0.0, 1.0), x0=1.0),
+         dict(f="callable", t_span="span", x0="state", rtol="positive", atol="positive", h0="positive",
+              h_max="positive"), ok={"h0": [None], "h_max": [None]},
+         extra=[("f", lambda t, x: [x, x]), ("f", lambda t, x: "dx"), ("f", lambda t, x: np.nan * x),
+                ("f", lambda t, x: None), ("t_span", (-1e308, 1e308)), ("x0", [1.0, np.nan])]),
+    *[Spec(f"multistep.{name}", getattr(multistep, name), dict(f=F, t_span=(0.0, 1.0), x0=1.0, h=0.1, order=3),
+           dict(f="callable", t_span="span", x0="state", h="positive", order="posint"), ok={"x0": [[1j]]},
+           extra=[("order", 5), ("h", 1e-9), ("h", 0.3), ("f", lambda t, x: [x, x]), ("f", lambda t, x: np.nan * x)])
+      for name in ("adams_bashforth", "adams_bashforth_moulton")],
+    Spec("multistep.adams_bashforth_moulton order", multistep.adams_bashforth_moulton,
+         dict(f=F, t_span=(0.0, 1.0), x0=1.0, h=0.1), {}, extra=[("order", 1)]),
+    Spec("multistep.adams_bashforth unstable", multistep.adams_bashforth,
+         dict(f=lambda t, x: -10.0 * x, t_span=(0.0, 20.0), x0=1.0, h=0.01), {}, extra=[("h", 0.05)]),
+    Spec("multistep.adams_coefficients", multistep.adams_coefficients, dict(order=3, implicit=False),
+         dict(order="posint", implicit="bool"), extra=[("order", 5)]),
+    *[Spec(f"stability.{name} multistep", getattr(stability, name), dict(method="abm4", z=-1.0),
+           dict(method="choice", z="state"), ok={"z": [[1j]]}, extra=[("z", 1e300)])
+      for name in ("characteristic_polynomial", "amplification_factor")],
+    Spec("stability.boundary_locus", stability.boundary_locus, dict(method="ab2", n=11),
+         dict(method="choice", n="posint"), extra=[("n", 10**6)]),
+    Spec("stability.max_stable_step multistep", stability.max_stable_step, dict(eigenvalues=[-1.0], method="ab4"),
+         dict(eigenvalues="vector", method="choice")),
+    # real-time algorithms (issue 16)
+    Spec("realtime.simulate_real_time", realtime.simulate_real_time,
+         dict(f=lambda t, x, u: -x + u, u=np.sin, t_span=(0.0, 1.0), x0=0.0, h=0.1),
+         dict(f="callable", u="callable", t_span="span", x0="state", h="positive", method="choice",
+              samples_per_frame="posint", missing_input="choice"), ok={"samples_per_frame": [None]},
+         extra=[("method", "rk4"), ("samples_per_frame", 3), ("samples_per_frame", 10**6),
+                ("u", lambda t: np.nan), ("u", lambda t: "on"), ("f", lambda t, x, u: [x, u]), ("h", 1e-9)]),
+    Spec("realtime.input_schedule", realtime.input_schedule, dict(method="rk4", samples_per_frame=2, missing_input="hold"),
+         dict(method="choice", samples_per_frame="posint", missing_input="choice"), ok={"samples_per_frame": [None]},
+         extra=[("missing_input", "error")]),
     # implicit
+    *[Spec(f"implicit.{name}", getattr(implicit, name), dict(f=F, t_span=(0.0, 1.0), x0=[1.0, 0.5], h=0.1),
+           dict(f="callable", t_span="span", x0="state", h="positive", tol="positive", max_iter="posint",
+                jac="callable"), ok={"jac": [None]},
+           extra=[("h", 1e-9), ("h", 0.3), ("jac", lambda t, x: np.eye(3)), ("jac", lambda t, x: "J"),
+                  ("f", lambda t, x: x[:1]), ("f", lambda t, x: np.nan * x), ("max_iter", 10**4)])
+      for name in ("trapezoidal", "bdf2")],
     Spec("implicit.backward_euler_linear", implicit.backward_euler_linear,
          dict(A=A2, B=[0.0, 1.0], u=1.0, t_span=(0.0, 1.0), x0=[0.0, 0.0], h=0.1),
          dict(A="matrix", B="vector", u="real", t_span="span", x0="vector", h="positive")),
