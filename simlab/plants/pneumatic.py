@@ -314,13 +314,13 @@ def _input_samples(u, name, t, P):
     """
     if not callable(u):
         return np.full(len(t), u), None
-    values, error = [], None
+    values, error, times = [], None, t.tolist()  # Python floats: cheaper arithmetic inside u
     try:
-        values = [u(t_k) for t_k in t]
+        values = [u(t_k) for t_k in times]
     except Exception as exc:  # noqa: BLE001 - raised when the loop gets there, as u(t) always was
         error = exc
         values = []
-        for t_k in t:  # again, up to the time it raises
+        for t_k in times:  # again, up to the time it raises
             try:
                 values.append(u(t_k))
             except Exception:  # noqa: BLE001
@@ -399,7 +399,8 @@ def simulate_cylinder(params, friction, u1, u2, t_end, h=1.16e-3, x0=0.035, v0=0
         :class:`simlab.friction.LuGre`, :class:`simlab.revised_lugre.RevisedLuGre`,
         :class:`simlab.friction.StaticFriction`, or None for no friction.
     u1, u2 : float or callable u(t)
-        Valve inputs (V), within [0, 5].
+        Valve inputs (V), within [0, 5]; a function is called once per t_k (a float), before
+        the loop.
     t_end, h : float
         Span (s) and step (s). The grid is t_k = k h up to the first t_k >= t_end (the paper's
         1.16 ms divides no round span). Default h: the paper's 1.16 ms.
