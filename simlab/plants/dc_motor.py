@@ -489,7 +489,7 @@ def _drive_rhs(p, design, n_star, load_of_t, grid_of_t, anti_windup, Uim, Ucm):
     mode = ANTI_WINDUP_CODES[anti_windup]
 
     def f(t, x):
-        return drive_rates(x, n_star(t), load_of_t(t), grid_of_t(t), plant, regulators, mode)
+        return drive_rates(x, n_star(t), load_of_t(t), grid_of_t(t), plant, regulators, mode)[0]
 
     return f
 

@@ -83,7 +83,8 @@ def regulator_outputs(x, regulators):
 
 @kernel
 def drive_rates(x, n_star, I_load, dU_grid, plant, regulators, mode):
-    """dx/dt of the drive's nine states (the module docstring's equations), shape (9,).
+    """dx/dt of the drive's nine states (the module docstring's equations), shape (9,), and the
+    limited regulator outputs U*_i, U_c (V) it uses: returns (dx, Ui, Uc).
 
     Parameters
     ----------
@@ -105,7 +106,7 @@ def drive_rates(x, n_star, I_load, dU_grid, plant, regulators, mode):
     v_n, Ui = pi_output(Kn, I_n, e_n, Uim)
     e_i = x_ri - x_fi
     v_i, Uc = pi_output(Ki, I_i, e_i, Ucm)
-    return np.array([
+    dx = np.array([
         (alpha * n_star - x_rn) / Ton,  # reference filter, Ton x' = U*n - x
         (alpha * n - x_fn) / Ton,  # speed feedback filter
         integrator_rate(Kn, tau_n, e_n, v_n, Ui, mode, tau_n, I_n, Uim),
@@ -116,6 +117,7 @@ def drive_rates(x, n_star, I_load, dU_grid, plant, regulators, mode):
         ((Ud0 + dU_grid - Ce * n) / R - Id) / Tl,  # armature (1/R)/(Tl s + 1)
         k_mech * (Id - I_load),  # mechanics R/(Ce Tm s)
     ])
+    return dx, Ui, Uc
 
 
 @kernel
@@ -140,7 +142,7 @@ def drive_rk4(x0, h, n_star, I_load, dU_grid, plant, regulators, mode):
     -------
     x : ndarray, shape (N + 1, 9)
     Ui, Uc : ndarray, shape (N + 1,)
-        The limited regulator outputs at each t_k.
+        The limited regulator outputs at each t_k (those of K1).
     reached : int
         N + 1 if every state is finite, else the first step k whose state is inf or NaN (the
         loop stops there; the rows after it are not computed).
@@ -149,18 +151,17 @@ def drive_rk4(x0, h, n_star, I_load, dU_grid, plant, regulators, mode):
     xs, Ui, Uc = np.empty((N + 1, 9)), np.empty(N + 1), np.empty(N + 1)
     x = x0.copy()
     xs[0] = x
-    Ui[0], Uc[0] = regulator_outputs(x, regulators)
     half = 0.5 * h
     for k in range(N):
-        K1 = drive_rates(x, n_star[k, 0], I_load[k, 0], dU_grid[k, 0], plant, regulators, mode)
-        K2 = drive_rates(x + half * K1, n_star[k, 1], I_load[k, 1], dU_grid[k, 1], plant, regulators, mode)
-        K3 = drive_rates(x + half * K2, n_star[k, 1], I_load[k, 1], dU_grid[k, 1], plant, regulators, mode)
-        K4 = drive_rates(x + h * K3, n_star[k, 2], I_load[k, 2], dU_grid[k, 2], plant, regulators, mode)
+        K1, Ui[k], Uc[k] = drive_rates(x, n_star[k, 0], I_load[k, 0], dU_grid[k, 0], plant, regulators, mode)
+        K2 = drive_rates(x + half * K1, n_star[k, 1], I_load[k, 1], dU_grid[k, 1], plant, regulators, mode)[0]
+        K3 = drive_rates(x + half * K2, n_star[k, 1], I_load[k, 1], dU_grid[k, 1], plant, regulators, mode)[0]
+        K4 = drive_rates(x + h * K3, n_star[k, 2], I_load[k, 2], dU_grid[k, 2], plant, regulators, mode)[0]
         x = x + (h / 6.0) * (K1 + 2.0 * (K2 + K3) + K4)
         xs[k + 1] = x
         if not np.isfinite(x).all():
             return xs, Ui, Uc, k + 1
-        Ui[k + 1], Uc[k + 1] = regulator_outputs(x, regulators)
+    Ui[N], Uc[N] = regulator_outputs(x, regulators)
     return xs, Ui, Uc, N + 1
 
 
@@ -211,7 +212,7 @@ def run_drive_rk4(t, h, signals, plant, regulators, mode):
         x, Ui, Uc, reached = compiled(drive_rk4)(np.zeros(9), h, *sampled, plant, regulators, mode)
     if reached < len(t):
         return None
-    dx0 = drive_rates(x[0], sampled[0][0, 0], sampled[1][0, 0], sampled[2][0, 0], plant, regulators, mode)
+    dx0 = drive_rates(x[0], sampled[0][0, 0], sampled[1][0, 0], sampled[2][0, 0], plant, regulators, mode)[0]
     scale = max(1.0, float(np.max(np.abs(x[0]))), float(np.max(np.abs(dx0))) * (t[-1] - t[0]))
     if np.max(np.abs(x)) > GROWTH_LIMIT * scale:
         return None
