@@ -323,3 +323,13 @@ def test_a_state_that_goes_wrong_before_a_bad_input_is_reported_first():
         simulate_cylinder(CylinderParameters(), MODELS["LG"], u1, 2.0, 0.01, h=1e-3, x0=0.15, v0=1e3)
     with pytest.raises(RuntimeError, match="fails later"):
         simulate_cylinder(CylinderParameters(), MODELS["LG"], u1, 2.0, 0.01, h=1e-3)
+
+
+def test_importing_the_plants_and_their_labs_does_not_import_numba():
+    import subprocess
+    import sys
+
+    code = ("import sys, simlab.plants.dc_motor, simlab.plants.pneumatic, simlab.revised_lugre, "
+            "simlab.course.lab07_dc_motor, simlab.course.lab09_pneumatic_friction; print('numba' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
