@@ -310,7 +310,7 @@ def _input_samples(u, name, t, P):
 
     Returns (values, error): a float array of the good values, which stops before the first bad
     one, and None or the error that the bad one raises (u(t) raised it, or :func:`_valve_input`
-    for a value outside [0, u_max] or no real number). Python floats are checked all at once.
+    for a value outside [0, u_max] or no real number). Floats are checked all at once.
     """
     if not callable(u):
         return np.full(len(t), u), None
@@ -325,7 +325,7 @@ def _input_samples(u, name, t, P):
                 values.append(u(t_k))
             except Exception:  # noqa: BLE001
                 break
-    if set(map(type, values)) <= {float}:
+    if set(map(type, values)) <= {float, np.float64}:
         checked = np.array(values, dtype=float)
         bad = np.flatnonzero(~((checked >= 0.0) & (checked <= P.u_max)))  # NaN too
         if not bad.size:
