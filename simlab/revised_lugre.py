@@ -43,8 +43,9 @@ from typing import ClassVar, NamedTuple
 
 import numpy as np
 
-from simlab.friction.kernels import bristle_target, static_force, stribeck_level
+from simlab.friction.kernels import BRISTLE_CODES, static_force, stribeck_level
 from simlab.friction.models import FrictionModel, _as_pair, bristle_update
+from simlab import revised_lugre_kernels as kernels
 from simlab.validation import as_bounded_scalar, as_finite_scalar, as_instance, as_positive_scalar, as_real_array
 
 __all__ = [
@@ -131,12 +132,6 @@ class TransitionCurve:
         """Total rise of the curve as s -> inf (N)."""
         return self._offsets[-1] + self.c[-1]
 
-    def _segment(self, s):
-        i = 0
-        while i + 1 < len(self._starts) and s >= self._starts[i + 1]:
-            i += 1
-        return i
-
     def rise(self, s):
         """Delta(s) (N) for a distance s (m) from the reversal point (s < 0 extends segment 1); s finite."""
         return self._rise(as_finite_scalar(s, "s"))
@@ -145,13 +140,16 @@ class TransitionCurve:
         """dDelta/ds (N/m). Raises TypeError or ValueError unless s is a finite real number."""
         return self._slope(as_finite_scalar(s, "s"))
 
+    @property
+    def kernel_form(self):
+        """The curve as the kernels of :mod:`simlab.revised_lugre_kernels` take it: (c, k, starts, offsets)."""
+        return self.c, self.k, self._starts, self._offsets
+
     def _rise(self, s):
-        i = self._segment(s)
-        return self._offsets[i] + self.c[i] * (1.0 - math.exp(-self.k[i] * (s - self._starts[i])))
+        return kernels.curve_rise(s, *self.kernel_form)
 
     def _slope(self, s):
-        i = self._segment(s)
-        return self.c[i] * self.k[i] * math.exp(-self.k[i] * (s - self._starts[i]))
+        return kernels.curve_slope(s, self.c, self.k, self._starts)
 
 
 def _segments(values, name, empty=False):
@@ -221,44 +219,72 @@ class HysteresisMemory:
     def reset(self, z=0.0, F=0.0):
         """Start again at (z, F) with empty memory sets (the virgin state)."""
         z, F = as_finite_scalar(z, "z"), as_finite_scalar(F, "F")
-        self.ascending = []  # starting points (z_n, F_n) of ascending curves
-        self.descending = []  # starting points (z_m, F_m) of descending curves
-        self.direction = 0
-        self.sliding = False
-        self._armed = False  # the curve has risen above the bristle line (sliding may start)
-        self._origin = (float(z), float(F))
-        self.z = float(z)
-        self.F = float(F)
+        #: The memory's numbers (direction, sliding, the origin, the current point (z, F), the
+        #: sizes of the two sets; see :mod:`simlab.revised_lugre_kernels`), changed in place.
+        self.numbers = np.zeros(kernels.MEMORY_NUMBERS)
+        self.numbers[[kernels.Z_ORIGIN, kernels.Z_NOW]] = z
+        self.numbers[[kernels.F_ORIGIN, kernels.F_NOW]] = F
+        #: The starting points (z_i, F_i) of the curves, points[ASCENDING] and points[DESCENDING].
+        self.points = np.empty((2, 8, 2))
 
-    # -- the curves ---------------------------------------------------------------------------
-    def _on(self, start, d, z):
-        z_r, F_r = start
-        return F_r + d * self.curve._rise(d * (z - z_r))
+    def reserve(self, steps):
+        """Make room in ``points`` for ``steps`` more reversals (each adds at most one point)."""
+        needed = int(self.numbers[kernels.COUNT:].max()) + steps
+        if needed > self.points.shape[1]:
+            grown = np.empty((2, max(needed, 2 * self.points.shape[1]), 2))
+            grown[:, : self.points.shape[1]] = self.points
+            self.points = grown
+
+    def _points(self, side):
+        return [(float(z), float(F)) for z, F in self.points[side, : int(self.numbers[kernels.COUNT + side])]]
 
     @property
-    def _set(self):
-        return self.ascending if self.direction > 0 else self.descending
+    def ascending(self):
+        """Starting points (z_n, F_n) of the ascending curves (started at the minima), oldest first."""
+        return self._points(kernels.ASCENDING)
 
+    @property
+    def descending(self):
+        """Starting points (z_m, F_m) of the descending curves (started at the maxima), oldest first."""
+        return self._points(kernels.DESCENDING)
+
+    @property
+    def direction(self):
+        """Direction of motion: +1, -1, or 0 before the first motion."""
+        return int(self.numbers[kernels.DIRECTION])
+
+    @property
+    def sliding(self):
+        """Whether the memory is in the sliding regime (F = sigma0 z)."""
+        return bool(self.numbers[kernels.SLIDING])
+
+    @property
+    def z(self):
+        """The current deflection (m)."""
+        return float(self.numbers[kernels.Z_NOW])
+
+    @property
+    def F(self):
+        """The force at the current deflection (N)."""
+        return float(self.numbers[kernels.F_NOW])
+
+    @property
+    def _sigma0(self):
+        return 0.0 if self.sigma0 is None else self.sigma0  # 0: no sliding regime (the kernels' convention)
+
+    # -- the curves ---------------------------------------------------------------------------
     def force(self, z):
         """F at deflection z on the current curve (or sigma0 z when sliding), without moving."""
-        z = as_finite_scalar(z, "z")
-        if self.sliding:
-            return self.sigma0 * z
-        if self.direction == 0:
-            return self.F
-        return self._on(self._set[-1], self.direction, z)
+        return kernels.memory_force(self.numbers, self.points, as_finite_scalar(z, "z"), *self.curve.kernel_form,
+                            self._sigma0)
 
     def stiffness(self, z):
         """dF/dz at z on the current curve (sigma0 when sliding), for the linearized bristle step."""
         return self._stiffness(as_finite_scalar(z, "z"))
 
     def _stiffness(self, z):
-        if self.sliding:
-            return self.sigma0
-        if self.direction == 0:
-            return self.curve.initial_stiffness
-        start = self._set[-1]
-        return self.curve._slope(self.direction * (z - start[0]))
+        c, k, starts, _ = self.curve.kernel_form
+        return kernels.memory_stiffness(self.numbers, self.points, z, c, k, starts, self._sigma0)
 
     # -- motion --------------------------------------------------------------------------------
     def turn(self, d):
@@ -266,53 +292,15 @@ class HysteresisMemory:
         self._turn(int(np.sign(as_finite_scalar(d, "d"))))
 
     def _turn(self, d):
-        if d == 0 or d == self.direction:
-            return
-        point = (self.z, self.F)
-        if self.direction == 0 and not self.ascending and not self.descending:
-            point = self._origin
-        if self.sliding:
-            self.sliding = False
-            self.ascending, self.descending = [], []
-        (self.ascending if d > 0 else self.descending).append(point)
-        self.direction = d
-        self._armed = False
+        self.reserve(1)
+        kernels.memory_turn(self.numbers, self.points, float(d))
 
     def move(self, z):
         """Move to deflection z along the current direction; returns F(z) (N)."""
         return self._move(as_finite_scalar(z, "z"))
 
     def _move(self, z):
-        z = float(z)
-        d = self.direction
-        if d == 0:
-            self.z = z
-            return self.F
-        if not self.sliding:
-            same, other = self._set, (self.descending if d > 0 else self.ascending)
-            # loop closure: the current curve (started at same[-1], the reversal point B) got
-            # there from the curve started at other[-1] (the point A); with one shape for both
-            # directions the curve from B passes through A again. There it meets the outer curve
-            # of its own direction (same[-2]): the loop A-B closes, both points are wiped out and
-            # the state follows the outer curve. With no outer curve (B's is the outermost), A
-            # alone is wiped out and the state stays on B's curve (Masing's rule).
-            while other and d * (z - other[-1][0]) >= 0.0:
-                other.pop()
-                if len(same) >= 2:
-                    same.pop()
-            F = self._on(same[-1], d, z)
-            if self.sigma0 is not None:
-                gap = d * (F - self.sigma0 * z)  # > 0: the curve is above the bristle line
-                if gap > 0.0:
-                    self._armed = True
-                elif self._armed:
-                    self.sliding = True
-                    self.ascending, self.descending = [], []
-            self.z, self.F = z, F
-            if not self.sliding:
-                return F
-        self.z, self.F = z, self.sigma0 * z
-        return self.F
+        return kernels.memory_move(self.numbers, self.points, float(z), *self.curve.kernel_form, self._sigma0)
 
 
 def hysteresis_response(curve, z):
@@ -370,12 +358,7 @@ def film_steady_state(v, Fc, Fs, vb):
     if Fc >= Fs:
         raise ValueError(f"Fc must be below Fs (the film thickness ranges over [0, 1 - Fc/Fs]), got "
                          f"Fc = {Fc!r}, Fs = {Fs!r}.")
-    return _film_steady_state(v, Fc, Fs, vb)
-
-
-def _film_steady_state(v, Fc, Fs, vb):
-    v = np.abs(np.asarray(v, dtype=float))
-    return (1.0 - Fc / Fs) * (np.minimum(v, vb) / vb) ** (2.0 / 3.0)
+    return kernels.film_steady_state(v, Fc, Fs, vb)
 
 
 def film_step(model, h, v, T):
@@ -391,9 +374,8 @@ def film_step(model, h, v, T):
 
 
 def _film_step(model, h, v, T):
-    h_ss = float(_film_steady_state(v, model.Fc, model.Fs, model.vb))
-    tau = model._tau_h(v, h, h_ss)
-    return h_ss + (h - h_ss) * math.exp(-T / tau)
+    return kernels.film_update(h, v, T, model.Fc, model.Fs, model.vb, model.v_dwell, model.tau_hp, model.tau_hn,
+                       model.tau_h0)
 
 
 class RevisedLuGreState(NamedTuple):
@@ -500,16 +482,14 @@ class RevisedLuGre(FrictionModel):
         v = as_real_array(v, "v")
         if not self.film:
             return np.zeros_like(v)
-        return _film_steady_state(v, self.Fc, self.Fs, self.vb)
+        return kernels.film_steady_state(v, self.Fc, self.Fs, self.vb)
 
     def tau_h(self, v, h, h_ss):
         """Film time constant (s) by eq. (9). Raises TypeError or ValueError for non-finite numbers."""
         return self._tau_h(as_finite_scalar(v, "v"), as_finite_scalar(h, "h"), as_finite_scalar(h_ss, "h_ss"))
 
     def _tau_h(self, v, h, h_ss):
-        if abs(v) < self.v_dwell:
-            return self.tau_h0
-        return self.tau_hp if h <= h_ss else self.tau_hn
+        return kernels.film_time_constant(v, h, h_ss, self.v_dwell, self.tau_hp, self.tau_hn, self.tau_h0)
 
     def steady_state_force(self, v):
         """Steady sliding force, eq. (13): Fc + ((1 - h_ss) Fs - Fc) e^{-|v/vs|^n}, signed, + sigma2 v."""
@@ -557,32 +537,30 @@ class RevisedLuGre(FrictionModel):
         friction averaged over the step without the lead term, (F(z) + F(z_next))/2 +
         sigma1 (z_next - z)/h + sigma2 v; F_start the force at the start, :meth:`force`.
         """
-        update = bristle_update(method)
-        Fc, Fs, vs, n = self.Fc, self.Fs, self.vs, self.n
-        s0, s1, s2 = self.sigma0, self.sigma1, self.sigma2
-        film_on = self.film
+        bristle_update(method)
+        code = BRISTLE_CODES[method]
+        friction, film_on, curve_on = self.kernel_parameters, self.film, self.curve is not None
+        curve = self.curve.kernel_form if curve_on else kernels.NO_CURVE
 
         def step(state, v, h):
             z, Fz, film, memory = state
-            g = stribeck_level(v, Fc, Fs, vs, n, film)  # g(v, h), eq. (6)
-            if memory is not None:
-                memory._turn(1 if v > 0 else (-1 if v < 0 else 0))
-                K = memory._stiffness(z)
-                Fz = memory.F if memory.direction != 0 else Fz
-                z_ss = z + (math.copysign(g, v) - Fz) / K if v != 0.0 else z
+            if curve_on:
+                memory.reserve(1)
+                numbers, points = memory.numbers, memory.points
             else:
-                K, Fz = s0, s0 * z
-                z_ss = bristle_target(v, g, s0)
-            rate = abs(v) * K / g  # linearized bristle relaxation rate (1/s)
-            z_next = update(z, z_ss, rate, h)
-            Fz_next = memory._move(z_next) if memory is not None else s0 * z_next
-            F_start = Fz + s1 * (v - abs(v) * Fz / g) + s2 * v
-            F_step = 0.5 * (Fz + Fz_next) + s1 * (z_next - z) / h + s2 * v
-            if film_on:
-                film = _film_step(self, film, v, h)
+                numbers, points = kernels.no_memory()
+            z_next, Fz_next, film, F_step, F_start = kernels.revised_lugre_step(
+                z, Fz, film, v, h, friction, film_on, code, curve_on, *curve, numbers, points)
             return RevisedLuGreState(z_next, Fz_next, film, memory), F_step, F_start
 
         return step
+
+    @property
+    def kernel_parameters(self):
+        """(Fc, Fs, vs, n, sigma0, sigma1, sigma2, vb, v_dwell, tau_hp, tau_hn, tau_h0), the ``friction``
+        tuple of :func:`simlab.revised_lugre_kernels.revised_lugre_step`."""
+        return (self.Fc, self.Fs, self.vs, self.n, self.sigma0, self.sigma1, self.sigma2, self.vb, self.v_dwell,
+                self.tau_hp, self.tau_hn, self.tau_h0)
 
     def memory(self):
         """A fresh :class:`HysteresisMemory` for F(z), or None when ``curve`` is None."""

@@ -26,11 +26,19 @@ Used in lab07 (the DC motor case study).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, fields
 
 import numpy as np
 
-from simlab.integrators import rk4
+from simlab.integrators import rk4, time_grid
+from simlab.plants.dc_motor_kernels import (
+    ANTI_WINDUP_CODES,
+    drive_constants,
+    drive_rates,
+    regulator_outputs,
+    run_drive_rk4,
+)
 from simlab.results import Result
 from simlab.validation import as_bounded_scalar, as_choice, as_finite_scalar, as_flag, as_positive_scalar, describe
 
@@ -296,10 +304,16 @@ def type2_disturbance_peak(h=5.0):
     >>> round(100 * peak.ratio, 1), round(peak.t_peak, 2)
     (81.2, 2.86)
     """
+    return _type2_disturbance_peak(_check_h(h))
+
+
+@functools.lru_cache(maxsize=32)
+def _type2_disturbance_peak(h):
+    """:func:`type2_disturbance_peak` for a checked h, computed once per h (each caller's 60001 samples)."""
     from simlab.lti import tf2ss
     from simlab.similarity import lsim
 
-    _, den = _type2_den(_check_h(h))
+    _, den = _type2_den(h)
     t = np.linspace(0.0, 60.0, 60001)
     A, B, C, D = tf2ss([1.0, 1.0], den)
     # impulse response = free response from x0 = B
@@ -314,10 +328,16 @@ def type2_step_overshoot(h=5.0):
     The valid range is h > 1, where the closed loop is stable (Routh; at h = 1 it oscillates
     undamped, below it diverges). Raises TypeError or ValueError unless h is a finite number > 1.
     """
+    return _type2_step_overshoot(_check_h(h))
+
+
+@functools.lru_cache(maxsize=32)
+def _type2_step_overshoot(h):
+    """:func:`type2_step_overshoot` for a checked h, computed once per h."""
     from simlab.lti import tf2ss
     from simlab.similarity import lsim
 
-    K, den = _type2_den(_check_h(h))
+    K, den = _type2_den(h)
     t = np.linspace(0.0, 60.0, 60001)
     A, B, C, D = tf2ss([K * h, K], den)
     y = lsim(A, B, C, D, np.ones_like(t), t).y
@@ -384,30 +404,16 @@ def _as_function_of_t(value, name):
     return lambda t: constant
 
 
-def _pi_output(gain, integral, error, limit):
-    v = gain * error + integral
-    return v, (min(max(v, -limit), limit) if limit is not None else v)
-
-
-def _integrator_rate(gain, tau, error, v, u, mode, tracking, integral=0.0, limit=None):
-    rate = gain / tau * error  # I' = (K / tau) e for v = K e + I = K (tau s + 1)/(tau s) e
-    if mode == "analog":
-        if limit is not None and abs(integral) >= limit and integral * rate > 0:
-            return 0.0  # the integral (capacitor voltage) stays within the output range
-        return rate
-    if u == v or mode == "none":
-        return rate
-    if mode == "clamping":
-        return 0.0 if error * v > 0 else rate  # stop integrating while the error drives further out
-    return rate + (u - v) / tracking  # back-calculation: pull I back by the excess
-
-
 def simulate_drive(p=None, design=None, t_end=1.0, h=5e-5, n_ref=None, load=0.0, grid=0.0,
                    anti_windup="analog", asr_limit=True, acr_limit=True):
-    """Simulate the drive as a plain ODE with ``simlab.rk4``.
+    """Simulate the drive as a plain ODE with RK4.
 
     States: filtered speed reference and feedback (V), ASR integral (V), filtered current
-    reference and feedback (V), ACR integral (V), converter output Ud0 (V), Id (A), n (r/min).
+    reference and feedback (V), ACR integral (V), converter output Ud0 (V), Id (A), n (r/min);
+    equations and loop are the kernels of :mod:`simlab.plants.dc_motor_kernels` (compiled where
+    numba is installed), with the results of :func:`simlab.rk4` on the same equations to the
+    last bit. A run that grows unstably or becomes inf or NaN, or a signal that returns no real
+    numbers, is handed to :func:`simlab.rk4` itself, which raises what it raises for such runs.
 
     Parameters
     ----------
@@ -438,7 +444,7 @@ def simulate_drive(p=None, design=None, t_end=1.0, h=5e-5, n_ref=None, load=0.0,
         or ``asr_limit``, ``acr_limit`` is not a bool.
     ValueError
         If ``anti_windup`` is not one of :data:`ANTI_WINDUP`, ``t_end`` or ``h`` is not positive,
-        or ``h`` does not divide the span (checked by :func:`simlab.rk4`).
+        or ``h`` does not divide the span (checked by :func:`simlab.integrators.time_grid`).
     simlab.integrators.NonFiniteStateError
         If h is beyond the RK4 stability limit of the drive (the loop linearized with each
         regulator linear or at its limit; 3.59 ms for the textbook example): the run would blow
@@ -452,55 +458,49 @@ def simulate_drive(p=None, design=None, t_end=1.0, h=5e-5, n_ref=None, load=0.0,
     t_end, h = as_positive_scalar(t_end, "t_end"), as_positive_scalar(h, "h")
     Uim = p.Uim if as_flag(asr_limit, "asr_limit") else None
     Ucm = p.Ucm if as_flag(acr_limit, "acr_limit") else None
-    f = _drive_rhs(p, design, _as_function_of_t(p.nN if n_ref is None else n_ref, "n_ref"),
-                   _as_function_of_t(load, "load"), _as_function_of_t(grid, "grid"), anti_windup, Uim, Ucm)
+    signals = [value if callable(value) else as_finite_scalar(value, name)
+               for value, name in ((p.nN if n_ref is None else n_ref, "n_ref"), (load, "load"), (grid, "grid"))]
     h_limit = _rk4_step_limit(p, design)
     if h > h_limit:
         raise NonFiniteStateError(
             f"simulate_drive: h = {h:g} s is beyond the RK4 stability limit of the drive, h <= {h_limit:.3g} s "
             f"(the loop linearized with each regulator linear or at its limit): the run would blow up. Take "
             f"a smaller h; the default 5e-05 s resolves Ts = {p.Ts:g} s.", method="rk4", h=h)
-    t, x = rk4(f, (0.0, t_end), np.zeros(9), h)
-    Kn, Ki = design.Kn, design.Ki
-    Ui, Uc = np.empty(len(t)), np.empty(len(t))
-    for k in range(len(t)):
-        x_rn, x_fn, I_n, x_ri, x_fi, I_i = x[k, :6]
-        Ui[k] = _pi_output(Kn, I_n, x_rn - x_fn, Uim)[1]
-        Uc[k] = _pi_output(Ki, I_i, x_ri - x_fi, Ucm)[1]
+    t, h = time_grid((0.0, t_end), h)
+    plant, regulators = drive_constants(p, design, Uim, Ucm)
+    run = run_drive_rk4(t, h, signals, plant, regulators, ANTI_WINDUP_CODES[anti_windup])
+    if run is None:  # the reference path: simlab.rk4 on the same equations, with its guards
+        f = _drive_rhs(p, design, *(_as_function_of_t(signal, name) for signal, name in
+                                    zip(signals, ("n_ref", "load", "grid"))), anti_windup, Uim, Ucm)
+        x = rk4(f, (0.0, t_end), np.zeros(9), h).x
+        Ui, Uc = np.array([regulator_outputs(state, regulators) for state in x]).T
+    else:
+        x, Ui, Uc = run
     return DriveResult(t=t, n=x[:, 8], Id=x[:, 7], Ui_ref=Ui, Uc=Uc, Ud0=x[:, 6], states=x)
 
 
 def _drive_rhs(p, design, n_star, load_of_t, grid_of_t, anti_windup, Uim, Ucm):
-    """f(t, x) of the drive's nine state equations (:func:`simulate_drive`); a limit None is off."""
-    Kn, tau_n, Ki, tau_i = design.Kn, design.tau_n, design.Ki, design.tau_i
-    k_mech = p.R / (p.Ce * p.Tm)
+    """f(t, x) of the drive's nine state equations (:func:`drive_rates`); a limit None is off.
+
+    The right-hand side for :func:`simlab.rk4`: the reference path of :func:`simulate_drive`,
+    and the Jacobian of :func:`_rk4_step_limit`.
+    """
+    plant, regulators = drive_constants(p, design, Uim, Ucm)
+    mode = ANTI_WINDUP_CODES[anti_windup]
 
     def f(t, x):
-        x_rn, x_fn, I_n, x_ri, x_fi, I_i, Ud0, Id, n = x
-        e_n = x_rn - x_fn
-        v_n, Ui = _pi_output(Kn, I_n, e_n, Uim)
-        e_i = x_ri - x_fi
-        v_i, Uc = _pi_output(Ki, I_i, e_i, Ucm)
-        return np.array([
-            (p.alpha * n_star(t) - x_rn) / p.Ton,  # reference filter, Ton x' = U*n - x
-            (p.alpha * n - x_fn) / p.Ton,  # speed feedback filter
-            _integrator_rate(Kn, tau_n, e_n, v_n, Ui, anti_windup, tau_n, I_n, Uim),
-            (Ui - x_ri) / p.Toi,  # current reference filter
-            (p.beta * Id - x_fi) / p.Toi,  # current feedback filter
-            _integrator_rate(Ki, tau_i, e_i, v_i, Uc, anti_windup, tau_i, I_i, Ucm),
-            (p.Ks * Uc - Ud0) / p.Ts,  # converter Ks/(Ts s + 1)
-            ((Ud0 + grid_of_t(t) - p.Ce * n) / p.R - Id) / p.Tl,  # armature (1/R)/(Tl s + 1)
-            k_mech * (Id - load_of_t(t)),  # mechanics R/(Ce Tm s)
-        ])
+        return drive_rates(x, n_star(t), load_of_t(t), grid_of_t(t), plant, regulators, mode)[0]
 
     return f
 
 
+@functools.lru_cache(maxsize=64)
 def _rk4_step_limit(p, design):
     """RK4 stability limit of h (s): the drive linearized with each regulator linear or at its limit.
 
     In each regime f is linear (a limit at 0 holds the output constant), so f(e_j) - f(0) is the
     column j of the Jacobian; the integrators' zero eigenvalues limit nothing and are dropped.
+    Cached: the parameters and the design are frozen.
     """
     from simlab.stability import max_stable_step
 

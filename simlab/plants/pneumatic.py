@@ -38,6 +38,8 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from simlab.jit import compiled
+from simlab.plants import pneumatic_kernels as kernels
 from simlab.results import Result
 from simlab.validation import (
     as_finite_scalar,
@@ -153,14 +155,6 @@ def choked_flow_factor(k=1.4):
     return (2.0 / (k + 1.0)) ** ((k + 1.0) / (2.0 * (k - 1.0)))
 
 
-def _gamma(r, k, r_crit, choked):
-    if r >= 1.0:
-        return 0.0
-    if r < r_crit:
-        return choked
-    return math.sqrt(2.0 / (k - 1.0)) * r ** ((k + 1.0) / (2.0 * k)) * math.sqrt(r ** ((1.0 - k) / k) - 1.0)
-
-
 def flow_factor(r, k=1.4):
     """Flow factor gamma(r) of eqs. (16)-(17) for the downstream/upstream pressure ratio r.
 
@@ -179,7 +173,7 @@ def flow_factor(r, k=1.4):
     r_arr = as_real_array(r, "r")
     if np.any(r_arr < 0):
         raise ValueError(f"r (a pressure ratio) must be >= 0, got {r!r}.")
-    out = np.vectorize(lambda value: _gamma(float(value), k, r_crit, choked), otypes=[float])(r_arr)
+    out = np.vectorize(lambda value: kernels.gamma(float(value), k, r_crit, choked), otypes=[float])(r_arr)
     return float(out) if out.ndim == 0 else out
 
 
@@ -193,19 +187,12 @@ def valve_mass_flow(u, p, params):
     params = _parameters(params)
     u = _valve_input(u, "u", params)
     p = as_positive_scalar(p, "p")
-    return _mass_flow(u, p, params, critical_pressure_ratio(params.k), choked_flow_factor(params.k))
+    return kernels.mass_flow(u, p, _constants(params)[0])
 
 
-def _mass_flow(u, p, P, r_crit, choked):
-    if u >= P.um:
-        if u > P.u_max:
-            raise ValueError(f"valve input u = {u!r} V is above the rated {P.u_max!r} V (eq. 15 holds for 0 <= u <= 5).")
-        return _gamma(p / P.ps, P.k, r_crit, choked) * P.ps * P.flow_constant * P.KV1 * (u - P.um)
-    if u > P.un:
-        return 0.0
-    if u < 0.0:
-        raise ValueError(f"valve input u = {u!r} V is below 0 V (eq. 15 holds for 0 <= u <= 5).")
-    return _gamma(P.patm / p, P.k, r_crit, choked) * p * P.flow_constant * P.KV2 * (u - P.un)
+def _constants(P):
+    """The kernels' tuples ``valve`` and ``chamber`` for the cylinder ``P``."""
+    return kernels.cylinder_constants(P, critical_pressure_ratio(P.k), choked_flow_factor(P.k))
 
 
 def _valve_input(u, name, P):
@@ -241,7 +228,7 @@ def chamber_volumes(x, params):
 def _volumes(x, P):
     if not isinstance(x, float):
         x = np.asarray(x, dtype=float)
-    return P.V10 + P.A1 * x, P.V20 + P.A2 * (P.L - x)
+    return kernels.volumes(x, _constants(P)[1])
 
 
 def pressure_rates(p1, p2, x, v, mdot1, mdot2, params):
@@ -255,13 +242,7 @@ def pressure_rates(p1, p2, x, v, mdot1, mdot2, params):
     p1, p2 = as_positive_scalar(p1, "p1"), as_positive_scalar(p2, "p2")
     x = _position(as_finite_scalar(x, "x"), P)
     v, mdot1, mdot2 = as_finite_scalar(v, "v"), as_finite_scalar(mdot1, "mdot1"), as_finite_scalar(mdot2, "mdot2")
-    return _pressure_rates(p1, p2, x, v, mdot1, mdot2, P)
-
-
-def _pressure_rates(p1, p2, x, v, mdot1, mdot2, P):
-    V1, V2 = _volumes(x, P)
-    RT = P.R * P.Ts
-    return P.k / V1 * (RT * mdot1 - p1 * P.A1 * v), P.k / V2 * (RT * mdot2 + p2 * P.A2 * v)
+    return kernels.pressure_rates(p1, p2, x, v, mdot1, mdot2, _constants(P)[1])
 
 
 @dataclass(frozen=True)
@@ -301,94 +282,13 @@ class CylinderResult(Result):
         return self.p2 - self.params.patm
 
 
-def _input(u, name, P):
-    """A valve input as a function of t: a number checked once, a function checked at each call."""
-    if not callable(u):
-        value = _valve_input(u, name, P)
-        return lambda t: value
-
-    def checked(t):
-        value = u(t)
-        if isinstance(value, np.ndarray) and value.size == 1:
-            value = value.reshape(())
-        return _valve_input(value, f"{name}(t) at t = {t:g} s", P)
-
-    return checked
-
-
-def _limit(p_old, p_new, m, V, mdot, P, RT):
-    """Clip a step that an exhausting valve carried below p_atm, or a building one above p_s.
-
-    The mass is booked with the pressure change it stands for (V dp = k R Ts dm).
-    """
-    if mdot < 0.0 and p_new < P.patm <= p_old:
-        bound = P.patm
-    elif mdot > 0.0 and p_new > P.ps >= p_old:
-        bound = P.ps
-    else:
-        return p_new, m
-    return bound, m + V * (bound - p_new) / (P.k * RT)
-
-
-def _no_friction(state, v, h):
-    """The step of a frictionless piston (``friction=None``)."""
-    return None, 0.0, 0.0
-
-
-class _Valves:
-    """Valve flows and chamber pressure rates (eqs. 15-19) for the cylinder of ``P``."""
-
-    def __init__(self, P):
-        self.P = P
-        self.r_crit, self.choked = critical_pressure_ratio(P.k), choked_flow_factor(P.k)
-
-    def rates(self, p1, p2, x, v, u1, u2):
-        """Mass flows m'_1, m'_2 (kg/s) and pressure rates p'_1, p'_2 (Pa/s) of the two chambers."""
-        md1 = _mass_flow(u1, p1, self.P, self.r_crit, self.choked)
-        md2 = _mass_flow(u2, p2, self.P, self.r_crit, self.choked)
-        return (md1, md2) + _pressure_rates(p1, p2, x, v, md1, md2, self.P)
-
-
-def _pressure_force(p1, p2, P):
-    """Net pressure force on the piston (N), gauge pressures: (p1 - p_atm) A1 - (p2 - p_atm) A2 (eq. 20)."""
-    return (p1 - P.patm) * P.A1 - (p2 - P.patm) * P.A2
-
-
-def _piston_step(x, v, acc, h, L, hold):
-    """Velocity by Euler, position by the trapezoidal rule, and the end stops at 0 and L.
-
-    Returns (x_next, v_next, stopped): at a stop, or for a clamped piston (``hold``), v = 0 and
-    the stop carries the load while the net force presses into it.
-    """
-    if hold:
-        return x, 0.0, True
-    v_next = v + h * acc
-    x_next = x + 0.5 * h * (v + v_next)
-    if x_next <= 0.0 and v_next <= 0.0:
-        return 0.0, 0.0, True
-    if x_next >= L and v_next >= 0.0:
-        return L, 0.0, True
-    return x_next, v_next, False
-
-
-def _chamber_step(p, dp, dp_next, m, md, md_next, V_next, h, P):
-    """Trapezoidal corrector (Heun) for a chamber's pressure and air mass, with the valve limits.
-
-    A valve cannot take a chamber past the pressure it connects it to (the exhaust law is
-    infinitely steep at p = p_atm, so a step may overshoot): the step stops there, and the mass
-    is booked with the pressure change it stands for (:func:`_limit`).
-    """
-    p_next = p + 0.5 * h * (dp + dp_next)
-    m_next = m + 0.5 * h * (md + md_next)
-    return _limit(p, p_next, m_next, V_next, md + md_next, P, P.R * P.Ts)
-
-
 def _check_cylinder_arguments(params, friction, u1, u2, t_end, h, x0, v0, p10, p20, hold):
-    from simlab.friction import FrictionModel
+    from simlab.friction import LuGre, StaticFriction
+    from simlab.revised_lugre import RevisedLuGre
 
     if not isinstance(params, CylinderParameters):
         raise TypeError(f"params must be CylinderParameters, got {type(params).__name__}.")
-    if friction is not None and not isinstance(friction, FrictionModel):
+    if friction is not None and not isinstance(friction, (LuGre, StaticFriction, RevisedLuGre)):
         raise TypeError(
             f"friction must be a friction model (simlab.friction.LuGre, StaticFriction or "
             f"simlab.revised_lugre.RevisedLuGre) or None, got {type(friction).__name__}."
@@ -401,7 +301,58 @@ def _check_cylinder_arguments(params, friction, u1, u2, t_end, h, x0, v0, p10, p
     v = 0.0 if as_flag(hold, "hold") else as_finite_scalar(v0, "v0")
     p1 = params.patm if p10 is None else as_positive_scalar(p10, "p10")
     p2 = params.patm if p20 is None else as_positive_scalar(p20, "p20")
-    return _input(u1, "u1", params), _input(u2, "u2", params), t_end, h, x, v, p1, p2
+    u1, u2 = (u if callable(u) else _valve_input(u, name, params) for u, name in ((u1, "u1"), (u2, "u2")))
+    return u1, u2, t_end, h, x, v, p1, p2
+
+
+def _input_samples(u, name, t, P):
+    """The valve input ``u`` (a checked number or a function) at the times t, checked as the loop meets it.
+
+    Returns (values, error): a float array of the good values, which stops before the first bad
+    one, and None or the error that the bad one raises (u(t) raised it, or :func:`_valve_input`
+    for a value outside [0, u_max] or no real number). Floats are checked all at once.
+    """
+    if not callable(u):
+        return np.full(len(t), u), None
+    values, error, times = [], None, t.tolist()  # Python floats: cheaper arithmetic inside u
+    try:
+        values = [u(t_k) for t_k in times]
+    except Exception as exc:  # noqa: BLE001 - raised when the loop gets there, as u(t) always was
+        error = exc
+        values = []
+        for t_k in times:  # again, up to the time it raises
+            try:
+                values.append(u(t_k))
+            except Exception:  # noqa: BLE001
+                break
+    if set(map(type, values)) <= {float, np.float64}:
+        checked = np.array(values, dtype=float)
+        bad = np.flatnonzero(~((checked >= 0.0) & (checked <= P.u_max)))  # NaN too
+        if not bad.size:
+            return checked, error
+        values = values[bad[0]:]
+        start = int(bad[0])
+    else:
+        checked, start = np.empty(0), 0
+    rest = []
+    for j, value in enumerate(values, start):
+        if isinstance(value, np.ndarray) and value.size == 1:
+            value = value.reshape(())
+        try:
+            rest.append(_valve_input(value, f"{name}(t) at t = {t[j]:g} s", P))
+        except (TypeError, ValueError) as exc:
+            error = exc
+            break
+    return np.concatenate([checked[:start], rest]), error
+
+
+def _valve_inputs(u1, u2, t, P):
+    """u1 and u2 at the times t; (u1, u2, error) as :func:`_input_samples`, both arrays cut before
+    the first bad value, which is the first in time (u1 before u2 at the same time)."""
+    (a, error_a), (b, error_b) = _input_samples(u1, "u1", t, P), _input_samples(u2, "u2", t, P)
+    n = min(len(a), len(b))
+    error = error_a if len(a) == n and error_a is not None else (error_b if len(b) == n else None)
+    return a[:n], b[:n], error
 
 
 def _check_finite_state(label, i, t, h, x, v, p1, p2):
@@ -421,12 +372,14 @@ def simulate_cylinder(params, friction, u1, u2, t_end, h=1.16e-3, x0=0.035, v0=0
                       hold=False):
     """Simulate the electro-pneumatic cylinder with a friction model, fixed step h.
 
-    Per step (the friction updates of lab08, extended):
+    Per step (the friction updates of lab08, extended; the loop is the kernel
+    :func:`simlab.plants.pneumatic_kernels.cylinder_loop`, compiled where numba is installed,
+    with the valve inputs evaluated and checked before it, in the order the loop meets them):
 
     1. valves and chambers: flows and pressure rates at the start of the step (eqs. 15-19), an
        Euler predictor for the pressures, and the pressure force on the piston at mid-step;
-    2. friction over the step with v held, by the model's stepper (the
-       :class:`simlab.friction.FrictionModel` interface): for LuGre and the revised model the
+    2. friction over the step with v held, by the step kernel that the model's stepper runs
+       (the :class:`simlab.friction.FrictionModel` interface): for LuGre and the revised model the
        bristle state by its exact exponential (F(z) linearized at the start of the step for the
        hysteresis curves) and the film by its exact exponential, with the friction averaged over
        the step; for the static model the force of eq. (1) at the velocity of the start of the
@@ -446,7 +399,8 @@ def simulate_cylinder(params, friction, u1, u2, t_end, h=1.16e-3, x0=0.035, v0=0
         :class:`simlab.friction.LuGre`, :class:`simlab.revised_lugre.RevisedLuGre`,
         :class:`simlab.friction.StaticFriction`, or None for no friction.
     u1, u2 : float or callable u(t)
-        Valve inputs (V), within [0, 5].
+        Valve inputs (V), within [0, 5]; a function is called once per t_k (a float), before
+        the loop.
     t_end, h : float
         Span (s) and step (s). The grid is t_k = k h up to the first t_k >= t_end (the paper's
         1.16 ms divides no round span). Default h: the paper's 1.16 ms.
@@ -472,46 +426,55 @@ def simulate_cylinder(params, friction, u1, u2, t_end, h=1.16e-3, x0=0.035, v0=0
     simlab.integrators.NonFiniteStateError
         If the state becomes inf or NaN or a chamber pressure falls to zero (h too large).
     """
-    U1, U2, t_end, h, x, v, p1, p2 = _check_cylinder_arguments(params, friction, u1, u2, t_end, h, x0,
+    u1, u2, t_end, h, x, v, p1, p2 = _check_cylinder_arguments(params, friction, u1, u2, t_end, h, x0,
                                                                  v0, p10, p20, hold)
     P = params
     t = h * np.arange(math.ceil(t_end / h - 1e-9) + 1)
-    N = len(t) - 1
-    valves = _Valves(P)
-    step = _no_friction if friction is None else friction.stepper("exponential")
-    state = None if friction is None else friction.initial_state()
-    lead = 0.0 if friction is None else friction.lead_mass
+    u1, u2, input_error = _valve_inputs(u1, u2, t, P)
+    if input_error is not None and len(u1) == 0:
+        raise input_error
+    valve, chamber = _constants(P)
+    V1, V2 = kernels.volumes(x, chamber)
+    m1, m2 = p1 * V1 / chamber[6], p2 * V2 / chamber[6]  # at the supply temperature
+    code, parameters, curve, memory = _friction_arguments(friction, len(u1))
+    lead = 0.0 if friction is None else float(friction.lead_mass)
+    out = np.empty((len(kernels.RECORDED), len(u1)))
+    reached, *state = compiled(kernels.cylinder_loop)(
+        u1, u2, h, bool(hold), x, v, float(p1), float(p2), m1, m2, float(P.M), lead, valve, chamber, code, parameters,
+        *curve, *memory, out)
     label = "none" if friction is None else friction.label
-    V1, V2 = _volumes(x, P)
-    m1, m2 = p1 * V1 / (P.R * P.Ts), p2 * V2 / (P.R * P.Ts)  # at the supply temperature
-    out = {name: np.empty(N + 1) for name in ("x", "v", "p1", "p2", "F", "z", "film", "m1", "m2", "u1", "u2")}
-    F_out = 0.0
-    ua, ub = float(U1(t[0])), float(U2(t[0]))
-    for i in range(N + 1):
-        z, film = (0.0, 0.0) if friction is None else (friction.deflection(state), friction.film_thickness(state))
-        for name, value in zip(("x", "v", "p1", "p2", "z", "film", "m1", "m2", "u1", "u2"),
-                               (x, v, p1, p2, z, film, m1, m2, ua, ub)):
-            out[name][i] = value
-        if i == N:
-            out["F"][i] = F_out
-            break
-        # 1. valves and chambers: rates, predictor, pressure force at mid-step
-        md1, md2, dp1, dp2 = valves.rates(p1, p2, x, v, ua, ub)
-        p1p, p2p = max(p1 + h * dp1, 1.0), max(p2 + h * dp2, 1.0)
-        drive = _pressure_force(0.5 * (p1 + p1p), 0.5 * (p2 + p2p), P)
-        # 2. friction over the step, v held
-        state, F_step, _ = step(state, v, h)
-        acc = (drive - F_step) / (P.M + lead)
-        # 3. piston and end stops; the lead term sigma2 T dv/dt vanishes at a stop
-        x_next, v_next, stopped = _piston_step(x, v, acc, h, P.L, hold)
-        F_out = F_step if stopped else F_step + lead * acc
-        # 4. chambers: corrector with the valve limits
-        ua, ub = float(U1(t[i + 1])), float(U2(t[i + 1]))
-        md1c, md2c, dp1c, dp2c = valves.rates(p1p, p2p, x_next, v_next, ua, ub)
-        V1n, V2n = _volumes(x_next, P)
-        p1, m1 = _chamber_step(p1, dp1, dp1c, m1, md1, md1c, V1n, h, P)
-        p2, m2 = _chamber_step(p2, dp2, dp2c, m2, md2, md2c, V2n, h, P)
-        out["F"][i] = F_out
-        x, v = x_next, v_next
-        _check_finite_state(label, i + 1, float(t[i + 1]), h, x, v, p1, p2)
-    return CylinderResult(t=t, model=label, h=h, params=P, **out)
+    if reached < len(u1):
+        _check_finite_state(label, reached, float(t[reached]), h, *state)
+    if input_error is not None:
+        raise input_error
+    return CylinderResult(t=t, model=label, h=h, params=P, u1=u1, u2=u2, **dict(zip(kernels.RECORDED, out)))
+
+
+def _friction_arguments(friction, samples):
+    """The friction arguments of :func:`~simlab.plants.pneumatic_kernels.cylinder_loop` for ``friction``.
+
+    Returns (code, parameters, curve, memory): the model's code, its 12 parameters (Fc, Fs, vs,
+    n, sigma0, sigma1, sigma2, vb, v_dwell, tau_hp, tau_hn, tau_h0; unused ones 0), the flags
+    and transition curve (film_on, curve_on, c, k, starts, offsets) and the hysteresis memory
+    (numbers, points) with room for a run of ``samples`` samples.
+    """
+    from simlab.friction import LuGre, StaticFriction
+    from simlab.revised_lugre import RevisedLuGre
+    from simlab.revised_lugre_kernels import NO_CURVE, no_memory
+
+    curve, memory = (False, False) + NO_CURVE, no_memory()
+    if isinstance(friction, RevisedLuGre):
+        if friction.curve is not None:
+            hysteresis = friction.memory()
+            hysteresis.reserve(samples)
+            curve, memory = (bool(friction.film), True) + friction.curve.kernel_form, (hysteresis.numbers,
+                                                                                      hysteresis.points)
+        else:
+            curve = (bool(friction.film), False) + NO_CURVE
+        return kernels.FRICTION_CODES["RLG"], tuple(map(float, friction.kernel_parameters)), curve, memory
+    if isinstance(friction, (LuGre, StaticFriction)):
+        sigma0, sigma1 = (friction.sigma0, friction.sigma1) if isinstance(friction, LuGre) else (0.0, 0.0)
+        parameters = tuple(map(float, (friction.Fc, friction.Fs, friction.vs, friction.n, sigma0, sigma1,
+                                       friction.sigma2))) + (0.0,) * 5
+        return kernels.FRICTION_CODES[friction.label], parameters, curve, memory
+    return kernels.FRICTION_CODES["none"], (0.0,) * 12, curve, memory
