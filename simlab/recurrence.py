@@ -1,20 +1,21 @@
 """The discrete-similarity recurrence x[k+1] = Phi x[k] + G v[k], run without a Python step loop.
 
-:func:`simlab.similarity.lsim` reduces every hold to this one recurrence: for the zero-order
-hold G = Gamma and v[k] = u[k]; for the triangle hold G = [Gamma - Gamma_hat, Gamma_hat] and
-v[k] = (u[k], u[k+1]). This module runs it in two ways (lsim's ``method`` picks one):
+:func:`simlab.similarity.lsim` reduces every hold to this one recurrence (:func:`held_input`):
+for the zero-order hold G = Gamma and v[k] = u[k]; for the triangle hold
+G = [Gamma - Gamma_hat, Gamma_hat] and v[k] = (u[k], u[k+1]). This module runs it in two ways
+(lsim's ``method`` picks one):
 
-* :func:`block_recurrence` (``method="block"``): time blocks of L samples; matrix-matrix
-  products advance all blocks at once, so the Python loop has about 2 sqrt(N) steps for N
-  samples, and the work is done by BLAS at any state dimension n.
+* :func:`block_recurrence` (``method="block"``): time blocks of L samples. A loop of N / L
+  steps advances the block starts; one matrix product then gives every state from its block
+  start and the block's inputs, so the work is done by BLAS at any state dimension n.
 * :func:`triangular_recurrence` (``method="schur"`` and ``"modal"``): for a triangular Phi each
   state is a first-order recurrence driven by the states below it, run by compiled
   ``scipy.signal.lfilter`` (the time loop is in C), one state after the other.
 
-Both work with Delta = Phi - I, given accurately (not as the difference of e^{AT} and I): at
-small T, e^{lambda T} ~ 1 - |lambda| T, and Phi stored to eps makes an error eps / (|lambda| T)
-in 1 - e^{lambda T}, which a step-by-step loop with Phi carries into the response (scipy's
-lsim: ~1e-12 of the output at T = 1e-4).
+Both work with Delta = Phi - I, given accurately (:func:`expm_minus_identity`, not the
+difference of e^{AT} and I): at small T, e^{lambda T} ~ 1 - |lambda| T, and Phi stored to eps
+makes an error eps / (|lambda| T) in 1 - e^{lambda T}, which a step-by-step loop with Phi
+carries into the response (scipy's lsim: ~1e-12 of the output at T = 1e-4).
 
 Used by lab04_discrete_similarity (through lsim) and :func:`simlab.structure.simulate`.
 """
@@ -26,10 +27,22 @@ import math
 import numpy as np
 from scipy import signal
 
-__all__ = ["expm_minus_identity", "block_length", "block_recurrence", "triangular_recurrence"]
+__all__ = ["held_input", "expm_minus_identity", "block_length", "block_recurrence",
+           "triangular_recurrence"]
 
 
-# --- Delta = Phi - I to full accuracy ---
+# --- The recurrence of a held input, and Delta = Phi - I to full accuracy ---
+
+
+def held_input(u, Gamma, Gamma_hat, hold):
+    """G and v of x[k+1] = Phi x[k] + G v[k] for the input samples u (N + 1, m) and a hold.
+
+    zoh: G = Gamma, v[k] = u[k]; foh: G = [Gamma - Gamma_hat, Gamma_hat], v[k] = (u[k], u[k+1]),
+    from x[k+1] = Phi x[k] + Gamma u[k] + Gamma_hat (u[k+1] - u[k]).
+    """
+    if hold == "zoh":
+        return Gamma, u[:-1]
+    return np.hstack([Gamma - Gamma_hat, Gamma_hat]), np.hstack([u[:-1], u[1:]])
 
 
 def expm_minus_identity(X):

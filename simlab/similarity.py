@@ -31,7 +31,7 @@ from scipy import linalg, signal
 from simlab.integrators import GRID_RTOL, NonFiniteStateError
 from simlab.lti import tf2ss
 from simlab.lti.forms import _as_tf
-from simlab.recurrence import block_recurrence, expm_minus_identity, triangular_recurrence
+from simlab.recurrence import block_recurrence, expm_minus_identity, held_input, triangular_recurrence
 from simlab.results import Result
 from simlab.validation import (
     HOLDS,
@@ -239,21 +239,11 @@ def discretize(A, B, T, hold="zoh"):
 # --- Simulation: the recurrence, run in one of four ways ---
 
 
-def _held_input(u, Gamma, Gamma_hat, hold):
-    """G and v of x[k+1] = Phi x[k] + G v[k] for a held input (the form every runner takes).
-
-    zoh: G = Gamma, v[k] = u[k]; foh: G = [Gamma - Gamma_hat, Gamma_hat], v[k] = (u[k], u[k+1]).
-    """
-    if hold == "zoh":
-        return Gamma, u[:-1]
-    return np.hstack([Gamma - Gamma_hat, Gamma_hat]), np.hstack([u[:-1], u[1:]])
-
-
 def _block_states(A, B, x0, u, T, hold):
     """The recurrence by time blocks with matrix-matrix products (:func:`block_recurrence`)."""
     _, Gamma, Gamma_hat = _discretize(A, B, T, hold, period=_GRID_PERIOD)
     Delta = expm_minus_identity(A * T)  # Phi - I to full accuracy
-    return block_recurrence(Delta, *_held_input(u, Gamma, Gamma_hat, hold), x0)
+    return block_recurrence(Delta, *held_input(u, Gamma, Gamma_hat, hold), x0)
 
 
 def _loop_states(A, B, x0, u, T, hold):
@@ -278,7 +268,7 @@ def _triangular_states(R, Bz, z0, u, T, hold):
     # Delta = Phi_z - I = R Psi keeps full accuracy even where Phi_z is within 1e-4 of I.
     _, Gamma, Gamma_hat = _discretize(R, np.hstack([Bz, np.eye(n)]), T, hold, period=_GRID_PERIOD)
     Delta = np.triu(R @ Gamma[:, m:])
-    G, v = _held_input(u, Gamma[:, :m], Gamma_hat[:, :m], hold)
+    G, v = held_input(u, Gamma[:, :m], Gamma_hat[:, :m], hold)
     return triangular_recurrence(Delta, v @ G.T, z0)
 
 

@@ -486,7 +486,7 @@ def modal_step_response(blocks, b, z0, t):
     return np.column_stack(columns)
 
 
-@pytest.mark.parametrize("n", [4, 16, 64, 256])
+@pytest.mark.parametrize("n", [4, 16, 64, 128])
 @pytest.mark.parametrize("kind", ["oscillators", "integrators", "unstable"])
 def test_block_method_stays_exact_for_marginally_stable_and_unstable_A(kind, n):
     """Oracle: closed forms in modal coordinates (modal_step_response) of A = Q J Q, exact in
