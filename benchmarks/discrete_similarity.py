@@ -28,6 +28,14 @@ and the ratios are medians of the per-round ratios, with their smallest and larg
 lsim's former default, ``method="schur"``, runs in the same rounds (last column, median ratio). lsim has no
 compiled kernel (numpy, scipy and BLAS only), so SIMLAB_JIT changes nothing here.
 
+BLAS threads. lsim does its work in a few large matrix products; scipy's lsim in one
+matrix-vector product per step. On a 2-core machine shared with other jobs, every
+multi-threaded OpenBLAS call can wait a scheduler slice for its second thread (measured here at
+load 3: 16 products of 200 x 200 matrices, 2 ms apart, took 300 ms with 2 threads and 80 ms on
+one), which costs lsim more than the algorithm does at n = 200 and N = 10^4. For figures that
+compare the algorithms, run it with ``OPENBLAS_NUM_THREADS=1`` (both methods then use one
+thread); the line at the top says which setting and load the run had.
+
 Run ``python benchmarks/discrete_similarity.py`` (about two minutes; the extended-precision
 reference of n = 200 and N = 10^5 takes most of it). Nothing is asserted about the times.
 """
@@ -206,11 +214,10 @@ def sizes():
                           for name in runs}
                 ratio = float(np.median(timing.ratios("lsim", "scipy")))
                 worst_ratio, worst_error = max(worst_ratio, ratio), max(worst_error, errors["lsim"])
+                schur = f"{np.median(timing.ratios('schur', 'scipy')):.2f}" if "schur" in runs else "-"
                 print(f"{n:4d} {steps:7d} {hold:>4} {timing.median_time('lsim') * 1e3:6.1f} ms "
                       f"{timing.median_time('scipy') * 1e3:6.1f} ms {timing.ratio_text('lsim', 'scipy'):>31} "
-                      f"{errors['lsim']:11.1e} {errors['scipy']:12.1e} "
-                      f"{np.median(timing.ratios('schur', 'scipy')) if 'schur' in runs else float('nan'):12.2f}",
-                      flush=True)
+                      f"{errors['lsim']:11.1e} {errors['scipy']:12.1e} {schur:>12}", flush=True)
     print(f"largest median ratio lsim/scipy {worst_ratio:.3f} (target <= 1: "
           f"{'met' if worst_ratio <= 1 else 'NOT met'}); largest lsim error {worst_error:.1e} "
           f"(target <= {TARGET_ERROR:g}: {'met' if worst_error <= TARGET_ERROR else 'NOT met'})")
