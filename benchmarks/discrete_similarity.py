@@ -250,7 +250,7 @@ def transfer_function_form():
 
 
 def main():
-    print_machine()
+    print_machine("No compiled kernel on these paths (numpy, scipy and BLAS only): SIMLAB_JIT changes nothing.")
     print()
     seed_loop()
     sizes()

@@ -53,7 +53,7 @@ def simlab_rk4():
 
 
 def main():
-    print_machine()
+    print_machine("No compiled kernel on these paths (numpy, scipy and BLAS only): SIMLAB_JIT changes nothing.")
     timing = interleaved({"bare": bare_rk4, "simlab": simlab_rk4}, rounds=ROUNDS)
     difference = np.max(np.abs(timing.results["bare"] - timing.results["simlab"]))
     ratio = float(np.median(timing.ratios("simlab", "bare")))

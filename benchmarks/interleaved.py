@@ -57,8 +57,10 @@ def interleaved(runs, rounds, warmup=True):
     return Timing(times=times, results=results)
 
 
-def print_machine():
-    """The core count (the benchmarks share the machine) and the BLAS thread setting."""
+def print_machine(note=""):
+    """The core count (the benchmarks share the machine), the BLAS thread setting and the load."""
     threads = os.environ.get("OPENBLAS_NUM_THREADS") or os.environ.get("OMP_NUM_THREADS") or "default"
     print(f"os.cpu_count() = {os.cpu_count()}, BLAS threads: {threads}, load average "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if note:
+        print(note)

@@ -93,7 +93,7 @@ def compare(label, r, u, y_exact):
 
 
 def main():
-    print_machine()
+    print_machine("No compiled kernel on these paths (numpy, scipy and BLAS only): SIMLAB_JIT changes nothing.")
     t = np.linspace(0.0, T_END, round(T_END / H) + 1)
     print(f"closed loop T(s) = {np.round(NUM, 6)} / {np.round(DEN, 6)}, poles {np.round(np.roots(DEN), 4)}")
     step = R * exact_response(NUM, np.polymul(DEN, [1, 0]), t)  # R T(s) / s
