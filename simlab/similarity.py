@@ -13,8 +13,9 @@ With a hold (保持器) fixing u between samples, the integral is a fixed matrix
   ``x[k+1] = Phi x[k] + Gamma u[k] + Gamma_hat (u[k+1] - u[k])``.
 
 A recurrence, not a numerical integration formula: exact to rounding for such inputs, whatever T.
-:func:`discretize` gives Phi, Gamma, Gamma_hat; :func:`lsim` simulates in compiled code;
-:func:`lsim_loop` is the textbook loop; :func:`c2d` discretizes a transfer function.
+:func:`discretize` gives Phi, Gamma, Gamma_hat; :func:`lsim` simulates without a Python loop over
+the steps (:mod:`simlab.recurrence`); :func:`lsim_loop` is the textbook loop; :func:`c2d`
+discretizes a transfer function.
 
 Used in lab04_discrete_similarity (seed 003, "离散相似法").
 """
@@ -30,6 +31,7 @@ from scipy import linalg, signal
 from simlab.integrators import GRID_RTOL, NonFiniteStateError
 from simlab.lti import tf2ss
 from simlab.lti.forms import _as_tf
+from simlab.recurrence import block_recurrence, expm_minus_identity, held_input, triangular_recurrence
 from simlab.results import Result
 from simlab.validation import (
     HOLDS,
@@ -46,7 +48,7 @@ from simlab.validation import (
 __all__ = ["LinearResponse", "discretize", "lsim", "lsim_loop", "c2d", "HOLDS", "LSIM_METHODS"]
 
 # HOLDS, the holds of discretize and lsim, is simlab.validation.HOLDS (elementwise uses it too).
-LSIM_METHODS = ("schur", "modal", "loop")  #: ways :func:`lsim` runs the recurrence
+LSIM_METHODS = ("block", "schur", "modal", "loop")  #: ways :func:`lsim` runs the recurrence
 C2D_METHODS = ("zoh", "foh", "tustin")  #: methods of :func:`c2d`
 
 #: ``method="modal"`` refuses an eigenvector matrix V with cond(V) above this: diagonalizing
@@ -234,7 +236,14 @@ def discretize(A, B, T, hold="zoh"):
     return (Phi, Gamma) if hold == "zoh" else (Phi, Gamma, Gamma_hat)
 
 
-# --- Simulation: three ways to run the same recurrence ---
+# --- Simulation: the recurrence, run in one of four ways ---
+
+
+def _block_states(A, B, x0, u, T, hold):
+    """The recurrence by time blocks with matrix-matrix products (:func:`block_recurrence`)."""
+    _, Gamma, Gamma_hat = _discretize(A, B, T, hold, period=_GRID_PERIOD)
+    Delta = expm_minus_identity(A * T)  # Phi - I to full accuracy
+    return block_recurrence(Delta, *held_input(u, Gamma, Gamma_hat, hold), x0)
 
 
 def _loop_states(A, B, x0, u, T, hold):
@@ -252,47 +261,21 @@ def _loop_states(A, B, x0, u, T, hold):
     return x
 
 
-def _first_order(delta, drive, z0):
-    """z[0] = z0, z[k+1] = (1 + delta) z[k] + drive[k]: two compiled lfilter calls.
-
-    At small T, mu = 1 + delta ~ 1 - |lambda| T is stored to eps, an error eps / (|lambda| T) in
-    1 - mu and so in the response (~1e-12 at T = 1e-4). One step of iterative refinement removes
-    it: the residual of the delta form z[k+1] - z[k] = delta z[k] + drive[k] is computed from
-    small increments, and the correction obeys the same recurrence driven by minus the residual.
-    """
-    a = [1.0, -(1.0 + delta)]  # z_k = mu z_{k-1} + drive_{k-1}: the filter 1 / (1 - mu q^-1)
-    z = signal.lfilter([1.0], a, np.concatenate(([z0], drive)))
-    residual = np.diff(z) - delta * z[:-1] - drive
-    return z - signal.lfilter([1.0], a, np.concatenate(([0.0], residual)))
-
-
-def _triangular_recurrence(R, Bz, z0, u, T, hold):
-    """Run z[k+1] = Phi_z z[k] + w[k] for upper-triangular R (so Phi_z = e^{RT} is triangular).
-
-    Row i is ``z_i[k+1] = Phi_z[i, i] z_i[k] + (w_i[k] + sum_{j > i} Phi_z[i, j] z_j[k])``, a
-    first-order recurrence once the rows below it are known: solve from the last row up.
-    """
+def _triangular_states(R, Bz, z0, u, T, hold):
+    """z[k+1] = Phi_z z[k] + w[k] for upper-triangular R (Phi_z = e^{RT}): one row at a time."""
     n, m = Bz.shape
     # One expm for [Bz, I]: the extra columns are Psi = int_0^T e^{Rs} ds, and
     # Delta = Phi_z - I = R Psi keeps full accuracy even where Phi_z is within 1e-4 of I.
     _, Gamma, Gamma_hat = _discretize(R, np.hstack([Bz, np.eye(n)]), T, hold, period=_GRID_PERIOD)
     Delta = np.triu(R @ Gamma[:, m:])
-    Gamma, Gamma_hat = Gamma[:, :m], Gamma_hat[:, :m]
-    # w[k] = (Gamma - Gamma_hat) u[k] + Gamma_hat u[k+1], k = 0 .. N-1
-    w = u[:-1] @ (Gamma - Gamma_hat).T + u[1:] @ Gamma_hat.T
-    z = np.empty((len(u), n), dtype=complex, order="F")  # columns contiguous: fast below
-    for i in range(n - 1, -1, -1):
-        drive = w[:, i]
-        if np.any(Delta[i, i + 1 :]):
-            drive = drive + z[:-1, i + 1 :] @ Delta[i, i + 1 :]
-        z[:, i] = _first_order(Delta[i, i], drive, z0[i])
-    return z
+    G, v = held_input(u, Gamma[:, :m], Gamma_hat[:, :m], hold)
+    return triangular_recurrence(Delta, v @ G.T, z0)
 
 
 def _schur_states(A, B, x0, u, T, hold):
     # A = Q R Q^H, Q unitary, R upper triangular (complex Schur form); z = Q^H x.
     R, Q = linalg.schur(A, output="complex")
-    z = _triangular_recurrence(R, Q.conj().T @ B, Q.conj().T @ x0, u, T, hold)
+    z = _triangular_states(R, Q.conj().T @ B, Q.conj().T @ x0, u, T, hold)
     return (z @ Q.T).real  # x[k] = Q z[k]
 
 
@@ -305,11 +288,32 @@ def _modal_states(A, B, x0, u, T, hold):
             f"method='modal' needs well-conditioned eigenvectors, but cond(V) = {cond:.3g}: A is "
             f"defective or nearly so (repeated poles, e.g. 1/s^3), and diagonalizing would lose "
             f"about {min(np.log10(cond), 16):.0f} of 16 digits. Use method='schur'.")
-    z = _triangular_recurrence(np.diag(lam), linalg.solve(V, B), linalg.solve(V, x0), u, T, hold)
+    z = _triangular_states(np.diag(lam), linalg.solve(V, B), linalg.solve(V, x0), u, T, hold)
     return (z @ V.T).real  # x[k] = V z[k]
 
 
-_RUNNERS = {"schur": _schur_states, "modal": _modal_states, "loop": _loop_states}
+_RUNNERS = {"block": _block_states, "schur": _schur_states, "modal": _modal_states, "loop": _loop_states}
+
+
+def _largest_growth(A):
+    """max Re(lambda) of A (0 for n = 0): the growth rate of e^{At}."""
+    return float(np.max(linalg.eigvals(A).real)) if len(A) else 0.0
+
+
+def _surely_representable(A, span):
+    """True if e^{At} cannot overflow for t <= span, from a logarithmic norm mu(A) >= max Re(lambda).
+
+    ||e^{At}|| <= e^{mu(A) t}: first mu_1 and mu_inf (a_jj plus the sizes of the other entries
+    of column or row j, largest over j: no linear algebra), else mu_2 = largest eigenvalue of
+    (A + A^T) / 2, a tenth of the cost of the eigenvalues of A (1 ms against 12 ms at n = 200).
+    """
+    if not len(A):
+        return True
+    diagonal = np.diag(A)
+    off = np.abs(A - np.diag(diagonal))
+    if min(np.max(diagonal + off.sum(axis=0)), np.max(diagonal + off.sum(axis=1))) * span <= _LOG_MAX:
+        return True
+    return float(linalg.eigvalsh((A + A.T) / 2, subset_by_index=[len(A) - 1] * 2)[0]) * span <= _LOG_MAX
 
 
 def _response(A, B, C, D, u, t, hold, x0, method):
@@ -318,8 +322,8 @@ def _response(A, B, C, D, u, t, hold, x0, method):
     t, u, T = _check_grid_and_input(t, u, B.shape[1])
     hold = as_hold(hold)
     x0 = np.zeros(n) if x0 is None else as_initial_state(x0, n)
-    growth = float(np.max(linalg.eigvals(A).real)) if n else 0.0
-    _require_representable_transition(growth, t, T, method)
+    if not _surely_representable(A, float(t[-1] - t[0])):
+        _require_representable_transition(_largest_growth(A), t, T, method)
     with np.errstate(over="ignore", invalid="ignore"):
         # n = 0 (a static gain, no states): nothing to run, y = D u
         x = _RUNNERS[method](A, B, x0, u, T, hold) if n else np.zeros((len(u), 0))
@@ -329,18 +333,22 @@ def _response(A, B, C, D, u, t, hold, x0, method):
                                   method=method, steps=len(t) - 1, h=T)
     bad = ~(np.all(np.isfinite(x), axis=1) & np.all(np.isfinite(y), axis=1))
     if bad.any():
-        k = int(np.argmax(bad))
-        why = (f"the system is unstable (largest Re(lambda) = {growth:.3g}) and outgrows the "
-               f"floating-point range. Shorten the time span." if growth > 0 else
-               "x0, u, B, C or D are so large that the state or the output overflows; scale "
-               "them down (change the units).")
-        raise NonFiniteStateError(
-            f"the state overflowed to inf or NaN at step {k} of {len(t) - 1} (t = {t[k]:.6g}, "
-            f"T = {T:.6g}): {why}",
-            method=method, step=k, steps=len(t) - 1, t=float(t[k]), h=T,
-        )
+        _raise_overflow(int(np.argmax(bad)), _largest_growth(A), t, T, method)
     y = y[:, 0] if y.shape[1] == 1 else y
     return LinearResponse(t=t, y=y, x=x, hold=hold, method=method, T=T)
+
+
+def _raise_overflow(k, growth, t, T, method):
+    """NonFiniteStateError for a state or output that overflowed at step k: why, and what to do."""
+    why = (f"the system is unstable (largest Re(lambda) = {growth:.3g}) and outgrows the "
+           f"floating-point range. Shorten the time span." if growth > 0 else
+           "x0, u, B, C or D are so large that the state or the output overflows; scale "
+           "them down (change the units).")
+    raise NonFiniteStateError(
+        f"the state overflowed to inf or NaN at step {k} of {len(t) - 1} (t = {t[k]:.6g}, "
+        f"T = {T:.6g}): {why}",
+        method=method, step=k, steps=len(t) - 1, t=float(t[k]), h=T,
+    )
 
 
 def _require_representable_transition(growth, t, T, method):
@@ -366,7 +374,7 @@ def _require_representable_transition(growth, t, T, method):
     )
 
 
-def lsim(A, B, C, D, u, t, hold="zoh", x0=None, method="schur"):
+def lsim(A, B, C, D, u, t, hold="zoh", x0=None, method="block"):
     """Simulate dx/dt = A x + B u, y = C x + D u on a uniform grid by discrete similarity.
 
     .. math::
@@ -377,15 +385,29 @@ def lsim(A, B, C, D, u, t, hold="zoh", x0=None, method="schur"):
     exact, to rounding, when u is piecewise constant (zoh) or piecewise linear (foh). Used in
     lab04_discrete_similarity (seed 003, "离散相似法").
 
-    No Python loop runs per step. ``method="schur"`` (default): with the complex Schur form
-    A = Q R Q^H (Q unitary, R upper triangular) the recurrence in z = Q^H x is triangular, each
-    z_i a first-order recurrence z_i[k+1] = phi_ii z_i[k] + g_i[k] driven by the states below
-    it, run by compiled ``scipy.signal.lfilter`` plus one refinement step that keeps full
-    accuracy when phi_ii ~ 1 (small T). Q is unitary, so nothing is amplified, and repeated
-    poles or integrators (defective A) need no special case. ``method="modal"`` diagonalizes
-    A = V diag(lambda) V^{-1} (errors grow like cond(V); defective A is refused); ``"loop"`` is
-    :func:`lsim_loop`. The discrete transfer function (:func:`c2d`, then ``lfilter``) is not
-    offered: with poles crowding near z = 1 at small T it loses many digits.
+    No Python loop runs per step. ``method="block"`` (default, at every n and N): the grid is
+    cut into blocks of L samples (:func:`simlab.recurrence.block_recurrence`). A loop of N / L
+    steps advances the block starts, x + ((Phi^L - I) x + s_b), with Phi - I from
+    :func:`simlab.recurrence.expm_minus_identity` (never the difference e^{AT} - I, which keeps
+    only the digits of |lambda| T above eps); then one matrix product gives every state from its
+    block start and the block's inputs. So BLAS does the N n (n + L m) multiply-adds, in the
+    original coordinates (nothing amplified; defective or singular A, integrators and
+    oscillators need no special case), and L (about 100 at n = 3, 16 to 32 at n = 200) balances
+    the Python steps against the extra work. ``benchmarks/discrete_similarity.py`` (2 cores,
+    random stable systems, T = 1e-3, N = 1e4 and 1e5, interleaved, BLAS on one thread) measured
+    it at 0.03-0.07 of ``scipy.signal.lsim``'s time for n = 3 and 10, 0.12-0.17 for n = 50 and
+    0.27-0.59 for n = 200, with errors of 1e-15 to 4e-15 of the output against an
+    extended-precision reference (scipy: 1e-14 to 1e-13; up to 1.5e-12 on undamped oscillators
+    and integrators over 20,000 steps, see the tests). The other methods run the same
+    recurrence differently. ``"schur"``: with the complex Schur form A = Q R Q^H the recurrence
+    in z = Q^H x is triangular, each z_i a first-order recurrence run by ``scipy.signal.lfilter``
+    plus one refinement step for phi_ii ~ 1; its n lfilter passes and the triangular coupling
+    (N n^2 / 2 complex multiply-adds in vector operations, not BLAS) cost 0.1-0.3 of scipy's time
+    for n = 3 and 10 but 1x at n = 50 and 6-8x at n = 200 (same benchmark, N = 1e4), so it is no
+    longer the default. ``"modal"`` diagonalizes A = V diag(lambda) V^{-1} (errors grow like
+    cond(V); defective A is refused); ``"loop"`` is :func:`lsim_loop`. The discrete transfer
+    function (:func:`c2d`, then ``lfilter``) is not offered: with poles crowding near z = 1 at
+    small T it loses many digits.
 
     Parameters
     ----------
@@ -400,7 +422,7 @@ def lsim(A, B, C, D, u, t, hold="zoh", x0=None, method="schur"):
         Input between samples: constant (零阶保持器) or linear (三角形保持器).
     x0 : array_like, shape (n,), optional
         State at t[0]; zeros by default.
-    method : {"schur", "modal", "loop"}
+    method : {"block", "schur", "modal", "loop"}
         How the recurrence is run (see above).
 
     Returns

@@ -3,8 +3,10 @@
 import control
 import numpy as np
 import pytest
+from scipy import signal
 from seed_programs import seed_structure_rk4
 
+from simlab.guards import NonFiniteStateError
 from simlab.structure import closed_loop, input_derivative_gain, simulate
 
 SEED_W = [[0, 0, -1], [1, 0, 0], [0, 1, 0]]
@@ -264,3 +266,127 @@ def test_closed_loop_beyond_the_floating_point_range_is_refused_before_lapack():
     with pytest.raises(ValueError, match=r"P, W and W0 give a closed loop beyond the floating-point "
                                          r"range: diag\(C\) W - diag\(A\) overflows"):
         closed_loop([[1.0, 1.0, 1e300, 0.0]], [[1e10]], [1.0], [1.0])
+
+
+# ---------------------------------------------------------------------------------------------
+# method="similarity" (issue 15): the closed loop discretized once with the zero-order hold
+# ---------------------------------------------------------------------------------------------
+
+SEED_G = control.tf([1, 0.5], [1, 0.1]) * control.tf([1], [1, 0]) * control.tf([1, 2], [1, 1])
+
+
+def closed_loop_ss(P, W, W0, Wc):
+    """The true closed loop r -> y as python-control state space: z' = A z + (A B_d + B) r,
+    y = Wc (z + B_d r) (test_seed_task_closed_loop_matches_python_control_feedback checks
+    (A, B, B_d) against control.feedback)."""
+    A, B, C = closed_loop(P, W, W0, Wc)
+    B_d = input_derivative_gain(P, W, W0, Wc)
+    return control.ss(A, A @ B_d + B, C, C @ B_d)
+
+
+def test_similarity_step_response_is_the_closed_loop_transfer_function_step_response():
+    """Oracle: python-control forced_response of feedback(G1 G2 G3, 1), the closed-loop
+    transfer function, for r = 10 (a constant input: its linear interpolation is exact), at
+    h = 0.2, where RK4 is off by 3e-4: discrete similarity is exact whatever h."""
+    t = np.linspace(0, 10, 51)
+    expected = control.forced_response(control.feedback(SEED_G, 1), T=t, U=np.full(51, 10.0)).outputs
+    result = simulate(seed_P(2), SEED_W, SEED_W0, SEED_WC, r=10, t_span=(0, 10), h=0.2, method="similarity")
+    assert result.method == "similarity" and result.x.shape == (51, 3)
+    np.testing.assert_allclose(result.y, expected, rtol=0, atol=1e-12 * np.abs(expected).max())
+    rk4 = simulate(seed_P(2), SEED_W, SEED_W0, SEED_WC, r=10, t_span=(0, 10), h=0.2)
+    assert 1e-4 < np.max(np.abs(rk4.y - expected)) < 1e-3
+
+
+def test_similarity_agrees_with_rk4_to_rk4_accuracy():
+    """Oracle: the RK4 path at h = 0.005, whose error (~(h |lambda|)^4 of the response) is below
+    1e-9 of the largest element output here (8e-10 measured at a = 12); both the element outputs
+    (with their jump B_d r at t0+) and the system output."""
+    for a in (2, 6, 12):
+        kwargs = dict(r=10, t_span=(0, 10), h=0.005)
+        rk4 = simulate(seed_P(a), SEED_W, SEED_W0, SEED_WC, **kwargs)
+        similarity = simulate(seed_P(a), SEED_W, SEED_W0, SEED_WC, method="similarity", **kwargs)
+        scale = np.abs(rk4.x).max()
+        np.testing.assert_allclose(similarity.x, rk4.x, rtol=0, atol=2e-9 * scale)
+        np.testing.assert_allclose(similarity.y, rk4.y, rtol=0, atol=2e-9 * scale)
+
+
+def test_similarity_is_exact_for_a_staircase_input_and_an_initial_state():
+    """Oracle: scipy.signal.lsim with the zero-order hold (exact for a staircase) on the closed
+    loop r -> y (closed_loop_ss), from the element outputs x0 just before t0: r(t) steps on the
+    grid, so the elements with D_i != 0 jump at every step. Random structures of 2 to 5
+    elements with D-terms (random_structure)."""
+    rng = np.random.default_rng(1515)
+    checked = 0
+    for _ in range(40):
+        n = int(rng.integers(2, 6))
+        P, W, W0, Wc = random_structure(rng, n)
+        try:
+            sys = closed_loop_ss(P, W, W0, Wc)
+        except ValueError:
+            continue  # an algebraic loop
+        if np.max(np.linalg.eigvals(sys.A).real) > 0.5:
+            continue  # keep the responses of order 1 over the 4 s
+        levels = rng.standard_normal(41)
+        r = lambda t, levels=levels: levels[min(int(round(t / 0.1, 9)), 40)]  # noqa: E731
+        x0 = rng.standard_normal(n)
+        result = simulate(P, W, W0, Wc, r=r, t_span=(0, 4), h=0.1, x0=x0, method="similarity")
+        t = np.linspace(0, 4, 41)
+        # just before t0 the element outputs are x0 and r = 0, so z(t0) = x0
+        _, expected, _ = signal.lsim((sys.A, sys.B, sys.C, sys.D), levels, t, X0=x0, interp=False)
+        np.testing.assert_allclose(result.y, expected, rtol=0, atol=1e-11 * max(np.abs(expected).max(), 1))
+        checked += 1
+    assert checked > 20
+
+
+def test_similarity_matches_python_control_forced_response_on_the_closed_loop():
+    """Oracle: python-control forced_response on closed_loop_ss, 10,000 steps (the benchmark's
+    run), r = 10 and a nonzero x0; and the seed-compatible model x' = A x + B r as ss(A, B, Wc, 0)."""
+    t = np.linspace(0, 10, 10001)
+    x0 = [1.0, -0.5, 2.0]
+    for seed_compatible in (False, True):
+        P = seed_P(4)
+        A, B, C = closed_loop(P, SEED_W, SEED_W0, SEED_WC)
+        sys = control.ss(A, B, C, 0) if seed_compatible else closed_loop_ss(P, SEED_W, SEED_W0, SEED_WC)
+        expected = control.forced_response(sys, T=t, U=np.full(t.size, 10.0), X0=x0).outputs
+        result = simulate(P, SEED_W, SEED_W0, SEED_WC, r=10, t_span=(0, 10), h=1e-3, x0=x0,
+                          method="similarity", seed_compatible=seed_compatible)
+        np.testing.assert_allclose(result.y, expected, rtol=0, atol=1e-12 * np.abs(expected).max())
+
+
+def test_similarity_batch_equals_separate_runs_and_two_inputs():
+    """Oracle: each parameter set simulated on its own; two external inputs add up (linearity)."""
+    P = np.array([seed_P(a) for a in (2, 6, 12)], dtype=float)
+    batch = simulate(P, SEED_W, SEED_W0, SEED_WC, r=10, t_span=(0, 8), h=0.1, method="similarity")
+    assert batch.x.shape == (81, 3, 3) and batch.y.shape == (81, 3)
+    for j, a in enumerate((2, 6, 12)):
+        alone = simulate(seed_P(a), SEED_W, SEED_W0, SEED_WC, r=10, t_span=(0, 8), h=0.1, method="similarity")
+        np.testing.assert_allclose(batch.y[:, j], alone.y, rtol=1e-13, atol=1e-13)
+    W0_two = [[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]]
+    kwargs = dict(t_span=(0, 8), h=0.1, method="similarity")
+    both = simulate(seed_P(2), SEED_W, W0_two, SEED_WC, r=[10.0, 2.0], **kwargs)
+    parts = [simulate(seed_P(2), SEED_W, W0_two, SEED_WC, r=r, **kwargs).y for r in ([10.0, 0.0], [0.0, 2.0])]
+    np.testing.assert_allclose(both.y, parts[0] + parts[1], rtol=0, atol=1e-12)
+
+
+def test_similarity_of_an_unstable_graph_is_exact_and_its_overflow_is_named():
+    """Oracle: the closed form y = 2 (e^{t/2} - 1) of one element 1/(s - 0.5) (A_i = -0.5, no
+    feedback) for r = 1, exact at h = 1; over 3000 s e^{t/2} leaves the floating-point range
+    (e^1500), which is refused with the method named "similarity"."""
+    result = simulate([[-0.5, 1, 1, 0]], 0, [1], [1], r=1, t_span=(0, 40), h=1.0, method="similarity")
+    np.testing.assert_allclose(result.y, 2 * np.expm1(result.t / 2), rtol=1e-13)
+    with pytest.raises(NonFiniteStateError) as caught:
+        simulate([[-0.5, 1, 1, 0]], 0, [1], [1], r=1, t_span=(0, 3000), h=1.0, method="similarity")
+    assert caught.value.method == "similarity" and "unstable" in str(caught.value)
+
+
+def test_similarity_refuses_nonlinear_elements_and_unknown_methods():
+    """A structure graph of simulate is linear; nonlinear elements belong to simulate_elements."""
+    from simlab.nonlinear import Saturation
+
+    P = [[0.1, 1, 0.5, 1], [0, 1, 1, 0], Saturation(1.0)]
+    for method in ("similarity", "rk4"):
+        with pytest.raises(ValueError, match=r"P holds a nonlinear element, .*simulate takes linear typical "
+                                             r"elements only.*simlab\.elementwise\.simulate_elements"):
+            simulate(P, SEED_W, SEED_W0, SEED_WC, r=10, t_span=(0, 1), h=0.1, method=method)
+    with pytest.raises(ValueError, match=r"method must be one of 'euler', 'heun', 'rk4', 'similarity'"):
+        simulate(seed_P(2), SEED_W, SEED_W0, SEED_WC, r=10, t_span=(0, 1), h=0.1, method="zoh")
