@@ -839,19 +839,10 @@ def static_spring_block(h, t_end=30.0, k=K):
     -------
     StaticSpringBlock
     """
-    from simlab.integrators import rk4
-
     static = StaticFriction(Fc=CANUDAS_1995["Fc"], Fs=CANUDAS_1995["Fs"], vs=CANUDAS_1995["vs"],
                             sigma2=CANUDAS_1995["sigma2"])
-    friction = static.stepper()  # the static model's step: the force of eq. (1) at v
-
-    def f(t, state):
-        x, v = state
-        F = friction(None, float(v), h)[1]
-        return np.array([v, k * (V_PULL * t - x) - F])
-
-    t, y = rk4(f, (0.0, t_end), [0.0, 0.0], h)
-    v = y[:, 1]
+    block = spring_block(static, k, V_PULL, 1.0, t_end, h, method="rk4")  # x' = v, v' = k (V_PULL t - x) - F(v)
+    t, v = block.t, block.v
     half = v[len(v) // 2:]
     return StaticSpringBlock(t=t, v=v, h=h, stuck_fraction=float(np.mean(np.abs(v) < 1e-3)),
                              v_min=float(half.min()), v_max=float(half.max()), k=k)
