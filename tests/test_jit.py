@@ -143,3 +143,21 @@ def test_bristle_response_kernel_compiled_and_python_agree(jit_on, method):
 
     (_, args_c), (_, args_p) = _both(bristle_response, arguments)
     _assert_close(args_c[0], args_p[0])
+
+
+def test_block_sweep_kernel_compiled_and_python_agree(jit_on):
+    from simlab.friction.sweep import block_sweep
+
+    B, N, h = 3, 3000, 1e-3
+
+    def arguments():
+        out = [np.empty((B, N + 1)) for _ in range(4)]
+        columns = [np.full(B, value) for value in LUGRE]
+        return (*out, 0.0, 0.0, 0.0, np.zeros((1, N)), h, np.array([1.0, 2.0, 4.0]), np.full(B, 0.1), np.ones(B),
+                *columns, 0)
+
+    (stops_c, args_c), (stops_p, args_p) = _both(block_sweep, arguments)
+    np.testing.assert_array_equal(stops_c, stops_p)
+    assert not stops_c.any()
+    for a, b in zip(args_c[:4], args_p[:4]):
+        _assert_close(a, b)
