@@ -110,7 +110,9 @@ def test_a_set_that_overflows_stops_the_sweep_with_its_index(jit_mode):
     (lambda: spring_block_sweep(MODEL, 1.0, 0.1, 1.0, 1.0, 1e-3, method="rk4"), ValueError, ("method must be one of",)),
     (lambda: spring_block_sweep(MODEL, 1.0, 0.1, 1.0, 1.0, 3e-4), ValueError, ("does not divide",)),
     (lambda: spring_block_sweep(MODEL, np.ones(10**4), 0.1, 1.0, 10.0, 1e-3), ValueError,
-     ("MAX_VALUES", "fewer sets")),
+     ("MAX_VALUES", "fewer sets", "4 per set and sample")),
+    (lambda: spring_block_sweep(MODEL, np.ones(10**5), 0.1, 1.0, 10.0, 1e-3, record="v"), ValueError,
+     ("MAX_VALUES", "1 per set and sample")),
     (lambda: block_with_force_sweep(MODEL, 3.0, 1.0, 1.0, 1e-3), TypeError, ("force must be a function",)),
     (lambda: block_with_force_sweep(MODEL, lambda t: np.ones(3) * t, [1.0, 2.0], 1.0, 1e-3), ValueError,
      ("must broadcast together", "force(t) (3,)")),
@@ -134,3 +136,19 @@ def test_the_memory_limit_can_be_raised(monkeypatch):
     monkeypatch.setattr(sweep_module, "MAX_VALUES", 100)
     with pytest.raises(ValueError, match="MAX_VALUES = 100"):
         spring_block_sweep(MODEL, [1.0, 2.0], 0.1, 1.0, 0.1, 1e-3)
+
+
+def test_a_sweep_records_only_the_signals_asked_for(jit_mode):
+    full = spring_block_sweep(MODEL, [1.0, 3.0], 0.1, 1.0, 5.0, 1e-3)
+    sweep = spring_block_sweep(MODEL, [1.0, 3.0], 0.1, 1.0, 5.0, 1e-3, record=("v", "z"))
+    assert sweep.x is None and sweep.F is None
+    np.testing.assert_array_equal(sweep.v, full.v)
+    np.testing.assert_array_equal(sweep.z, full.z)
+    run = sweep.run(1)
+    assert run.x is None and np.array_equal(run.v, full.v[:, 1])
+    only_v = block_with_force_sweep(MODEL, lambda t: np.array([0.5, 2.0]) * t, 1.0, 1.0, 1e-3, record="v")
+    assert only_v.x is None and only_v.v.shape == (1001, 2)
+    with pytest.raises(ValueError, match="record must name one or more of the signals 'x', 'v', 'F', 'z'"):
+        spring_block_sweep(MODEL, 1.0, 0.1, 1.0, 1.0, 1e-3, record=("speed",))
+    with pytest.raises(ValueError, match="record must name"):
+        spring_block_sweep(MODEL, 1.0, 0.1, 1.0, 1.0, 1e-3, record=())

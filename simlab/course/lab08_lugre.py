@@ -931,7 +931,7 @@ def stick_slip_map(k=K_MAP, v_pull=V_PULL_MAP, t_end=40.0, h=1e-3):
     StickSlipMap
     """
     ks, speeds = np.asarray(k, dtype=float), np.asarray(v_pull, dtype=float)
-    sweep = spring_block_sweep(classic_model(), ks[:, None], speeds[None, :], 1.0, t_end, h)
+    sweep = spring_block_sweep(classic_model(), ks[:, None], speeds[None, :], 1.0, t_end, h, record=("v",))
     late = sweep.t >= 0.5 * t_end
     shape = (len(ks), len(speeds))
     sticks, period, peak = np.zeros(shape, dtype=bool), np.full(shape, np.nan), np.empty(shape)
@@ -1316,7 +1316,8 @@ def run():
                     f"{stick_map.k[last]:g} N/m (grid / estimate)",
                     f"{stick_map.boundary[first]:.3f} / {stick_map.critical_v_pull[first]:.3f} and "
                     f"{stick_map.boundary[last]:.3f} / {stick_map.critical_v_pull[last]:.3f} m/s"))
-    summary.append(("stick-slip map: largest real part of the linearised steady sliding", f"{stick_map.max_real_root:.3f} 1/s"))
+    summary.append(("stick-slip map: largest real part of the linearised steady sliding",
+                    f"{stick_map.max_real_root:.3f} 1/s"))
     return ExperimentResult(summary=summary,
                             figures=[("lab08_sfunction", plot_seed_sfunction, data.comparison),
                                      ("lab08_behaviours", plot_lugre_behaviours, data.behaviours),

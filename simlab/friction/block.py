@@ -21,7 +21,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab.friction.kernels import BRISTLE_CODES, BRISTLE_METHODS, lugre_rates, lugre_step, static_force, stribeck_level
+from simlab.friction.kernels import (
+    BRISTLE_CODES,
+    BRISTLE_METHODS,
+    lugre_rates,
+    lugre_step,
+    static_force,
+    stribeck_level,
+)
 from simlab.friction.models import LuGre, StaticFriction
 from simlab.guards import GROWTH_LIMIT, NonFiniteStateError, _first_non_finite, _GrowthMonitor
 from simlab.integrators import _CHECK_EVERY, time_grid
@@ -164,7 +171,10 @@ def explicit_run(out, start, h, k, v_pull, m, Fc, Fs, vs, n, sigma0, sigma1, sig
 
 @kernel
 def bristle_response(out_z, v, T, z0, Fc, Fs, vs, n, sigma0, sigma1, sigma2, method):
-    """z[k+1] = the LuGre step of z[k] over T with v[k] held (:func:`~simlab.friction.kernels.lugre_step`); z[0] = z0."""
+    """z[k+1] = the LuGre step of z[k] over T with v[k] held (:func:`~simlab.friction.kernels.lugre_step`).
+
+    Fills out_z (N,) from z[0] = z0, for the velocity samples v (N,) with the sample time T.
+    """
     z = z0
     out_z[0] = z
     for k in range(len(v) - 1):
@@ -421,8 +431,9 @@ def block_with_force(model, force, m, t_end, h, method="exponential", x0=0.0, v0
 
     m x'' = force(t) - F. Same scheme as :func:`spring_block` (the bristle state exact or
     implicit over each step, the block with the step-averaged friction force). ``force`` is
-    evaluated at the mid-steps before the loop (``force(t_mid)``, one call with the array of mid-steps if it takes arrays). Used for the pre-sliding
-    displacement and the break-away force of lab08. Many parameter sets at once:
+    evaluated at the mid-steps t_k + h/2 before the loop: once with the array of mid-steps if
+    it takes arrays, else once per mid-step. Used for the pre-sliding displacement and the
+    break-away force of lab08. Many parameter sets at once:
     :func:`simlab.friction.block_with_force_sweep`.
 
     Parameters

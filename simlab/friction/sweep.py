@@ -1,4 +1,4 @@
-"""Parameter sweeps of the block simulators: many parameter sets of the spring-block (or of the block under a force) at once.
+"""Parameter sweeps: many parameter sets of the spring-block, or of the block under a force, at once.
 
 :func:`spring_block_sweep` and :func:`block_with_force_sweep` take the arguments of
 :func:`~simlab.friction.spring_block` and :func:`~simlab.friction.block_with_force`, but every
@@ -13,8 +13,8 @@ without it (``SIMLAB_JIT=0``) all sets advance together, one numpy step
 1e-13 of the signals' scale (numpy's exp of an array and math.exp of a number differ in the
 last bit).
 
-Memory: 32 bytes per set and step (x, v, F, z); a sweep of more than :data:`MAX_VALUES` values
-is refused.
+Memory: 8 bytes per recorded signal, set and step (x, v, F, z: all four by default, or those
+named in ``record``); a sweep of more than :data:`MAX_VALUES` values is refused.
 
 Used in lab08 (the stick-slip map).
 """
@@ -41,9 +41,9 @@ from simlab.jit import compiled, jit_enabled, kernel
 from simlab.results import Result
 from simlab.validation import as_choice, as_real_array
 
-__all__ = ["BlockSweep", "spring_block_sweep", "block_with_force_sweep", "block_sweep", "MAX_VALUES"]
+__all__ = ["BlockSweep", "spring_block_sweep", "block_with_force_sweep", "block_sweep", "MAX_VALUES", "SIGNALS"]
 
-#: Largest number of recorded values (4 per set and sample) a sweep may hold (2.4 GiB).
+#: Largest number of recorded values (signals x sets x samples) a sweep may hold (2.4 GiB).
 MAX_VALUES = 320_000_000
 
 
@@ -53,16 +53,23 @@ def block_sweep(out_x, out_v, out_F, out_z, x0, v0, z0, F_ext, h, k, v_pull, m, 
     """:func:`~simlab.friction.block.block_run` for each parameter set b = 0 .. B - 1.
 
     Set b fills row b of out_x, out_v, out_F, out_z (B, N + 1) with the values b of the
-    parameter arrays k ... sigma2 (B,), and the applied forces of row b of F_ext (B, N), or of its
-    only row when all sets share one force. Returns the stops (B,): 0, or the step at which the
-    set's state became inf or NaN.
+    parameter arrays k ... sigma2 (B,), and uses the applied forces of row b of F_ext (B, N). An
+    array with a single row is shared by all sets: one force for all, or a scratch row for a
+    signal that is not recorded. Returns the stops (B,): 0, or the step at which the set's state
+    became inf or NaN.
     """
     stops = np.zeros(len(k), np.int64)
     for b in range(len(k)):
-        stops[b] = block_run(out_x[b], out_v[b], out_F[b], out_z[b], x0, v0, z0, F_ext[b if len(F_ext) > 1 else 0],
-                             h, k[b], v_pull[b], m[b], Fc[b], Fs[b], vs[b], n[b], sigma0[b], sigma1[b], sigma2[b],
-                             method)
+        stops[b] = block_run(out_x[_row(out_x, b)], out_v[_row(out_v, b)], out_F[_row(out_F, b)],
+                             out_z[_row(out_z, b)], x0, v0, z0, F_ext[_row(F_ext, b)], h, k[b], v_pull[b], m[b],
+                             Fc[b], Fs[b], vs[b], n[b], sigma0[b], sigma1[b], sigma2[b], method)
     return stops
+
+
+@kernel
+def _row(array, b):
+    """Row b of ``array``, or its only row (shared by all sets)."""
+    return b if len(array) > 1 else 0
 
 
 @dataclass(frozen=True)
@@ -73,9 +80,9 @@ class BlockSweep(Result):
     ----------
     t : ndarray, shape (N + 1,)
         Time grid (s).
-    x, v, F, z : ndarray, shape (N + 1,) + shape
+    x, v, F, z : ndarray, shape (N + 1,) + shape, or None
         Position (m), velocity (m/s), friction force at each sample (N) and bristle deflection
-        (m) of every set, time along the first axis.
+        (m) of every set, time along the first axis; None for a signal not in ``record``.
     shape : tuple of int
         The batch shape S (the broadcast shape of the parameters).
     models : ndarray of LuGre, shape S
@@ -106,12 +113,15 @@ class BlockSweep(Result):
     h: float
 
     def run(self, *index):
-        """The simulation of the set at ``index`` (one integer per axis of :attr:`shape`) as a SpringBlockResult."""
+        """The simulation of the set at ``index`` (one integer per axis of :attr:`shape`) as a SpringBlockResult.
+
+        Signals that were not recorded are None.
+        """
         if len(index) != len(self.shape):
             raise ValueError(f"index must give one position per axis of the batch shape {self.shape}, got {index}.")
         where = (slice(None),) + tuple(index)
-        return SpringBlockResult(self.t, self.x[where], self.v[where], self.F[where], self.z[where], self.method,
-                                 self.h)
+        x, v, F, z = (None if signal is None else signal[where] for signal in (self.x, self.v, self.F, self.z))
+        return SpringBlockResult(self.t, x, v, F, z, self.method, self.h)
 
 
 def _as_models(model):
@@ -152,16 +162,30 @@ def _batch_shape(models, arrays, names):
     return shape
 
 
-def _check_size(shape, t):
-    values = 4 * int(np.prod(shape)) * len(t)
+#: The signals a sweep can record.
+SIGNALS = ("x", "v", "F", "z")
+
+
+def _as_record(record):
+    if isinstance(record, str):
+        record = (record,)
+    if not isinstance(record, (list, tuple)) or not record or any(name not in SIGNALS for name in record):
+        raise ValueError(f"record must name one or more of the signals {', '.join(map(repr, SIGNALS))}, "
+                         f"got {record!r}.")
+    return tuple(name for name in SIGNALS if name in record)
+
+
+def _check_size(shape, t, record):
+    values = len(record) * int(np.prod(shape)) * len(t)
     if values > MAX_VALUES:
-        raise ValueError(f"the sweep would record {values:,} values ({8 * values / 2**30:.1f} GiB: 4 per set and "
-                         f"sample, {int(np.prod(shape)):,} sets, {len(t):,} samples); the limit is "
-                         f"simlab.friction.sweep.MAX_VALUES = {MAX_VALUES:,}. Use fewer sets, a shorter span or "
-                         f"a larger h, or raise the limit.")
+        raise ValueError(f"the sweep would record {values:,} values ({8 * values / 2**30:.1f} GiB: {len(record)} per "
+                         f"set and sample, {int(np.prod(shape)):,} sets, {len(t):,} samples); the limit is "
+                         f"simlab.friction.sweep.MAX_VALUES = {MAX_VALUES:,}. Record fewer signals (record=('v',)), "
+                         f"use fewer sets, a shorter span or a larger h, or raise the limit.")
 
 
-def spring_block_sweep(model, k, v_pull, m, t_end, h, method="exponential", x0=0.0, v0=0.0, z0=0.0):
+def spring_block_sweep(model, k, v_pull, m, t_end, h, method="exponential", x0=0.0, v0=0.0, z0=0.0,
+                       record=SIGNALS):
     """Many spring-blocks at once (:func:`~simlab.friction.spring_block` for a batch of parameter sets).
 
     The equations and the scheme of :func:`~simlab.friction.spring_block` (exponential or
@@ -179,6 +203,9 @@ def spring_block_sweep(model, k, v_pull, m, t_end, h, method="exponential", x0=0
     method : {"exponential", "implicit"}
     x0, v0, z0 : float
         Initial position, velocity and bristle state, shared by all sets.
+    record : sequence of {"x", "v", "F", "z"}
+        The signals to keep (default all four, 32 bytes per set and sample; a map of periods
+        needs only ``("v",)``); the others are None in the result.
 
     Returns
     -------
@@ -192,8 +219,8 @@ def spring_block_sweep(model, k, v_pull, m, t_end, h, method="exponential", x0=0
         If ``model`` is not a LuGre or a sequence of them, or a parameter is not real.
     ValueError
         If a value of k or m is not positive, a value is NaN or inf, the batches do not
-        broadcast together, h does not divide t_end, the sweep exceeds :data:`MAX_VALUES`, or
-        ``method`` is not "exponential" or "implicit".
+        broadcast together, h does not divide t_end, the sweep exceeds :data:`MAX_VALUES`,
+        ``method`` is not "exponential" or "implicit", or ``record`` names no signal or an unknown one.
     simlab.integrators.NonFiniteStateError
         If the state of a set becomes inf or NaN (the message names the set).
 
@@ -210,15 +237,17 @@ def spring_block_sweep(model, k, v_pull, m, t_end, h, method="exponential", x0=0
     arrays = (_as_batch(k, "k", True), _as_batch(v_pull, "v_pull", False), _as_batch(m, "m", True))
     shape = _batch_shape(models, arrays, ("k", "v_pull", "m"))
     as_choice(method, "method", ("exponential", "implicit"))
+    record = _as_record(record)
     t, h, x0, v0, z0 = _check_run(t_end, h, x0, v0, z0)
-    _check_size(shape, t)
+    _check_size(shape, t, record)
     k, v_pull, m = (np.broadcast_to(array, shape) for array in arrays)
     result = _sweep(np.broadcast_to(models, shape), k, v_pull, m, np.zeros((1, len(t) - 1)), t, h, method,
-                    (x0, v0, z0), "spring_block_sweep")
+                    (x0, v0, z0), record, "spring_block_sweep")
     return BlockSweep(**result, k=k.copy(), v_pull=v_pull.copy())
 
 
-def block_with_force_sweep(model, force, m, t_end, h, method="exponential", x0=0.0, v0=0.0, z0=0.0):
+def block_with_force_sweep(model, force, m, t_end, h, method="exponential", x0=0.0, v0=0.0, z0=0.0,
+                           record=SIGNALS):
     """Many blocks under an applied force at once (:func:`~simlab.friction.block_with_force` for a batch).
 
     ``model`` and ``m`` may be batches, and ``force(t)`` may return one force for all sets (a
@@ -233,7 +262,7 @@ def block_with_force_sweep(model, force, m, t_end, h, method="exponential", x0=0
         force(t) (N): a finite number, or an array broadcasting with the other batches.
     m : float or array_like
         Mass (kg), > 0.
-    t_end, h, method, x0, v0, z0
+    t_end, h, method, x0, v0, z0, record
         As in :func:`spring_block_sweep`.
 
     Returns
@@ -252,10 +281,11 @@ def block_with_force_sweep(model, force, m, t_end, h, method="exponential", x0=0
         raise TypeError(f"force must be a function force(t) in N, got {type(force).__name__}.")
     mass = _as_batch(m, "m", True)
     as_choice(method, "method", ("exponential", "implicit"))
+    record = _as_record(record)
     t, h, x0, v0, z0 = _check_run(t_end, h, x0, v0, z0)
     first = as_real_array(_value(force(0.5 * h)), f"force(t) at t = {0.5 * h:g} s (the first mid-step)")
     shape = _batch_shape(models, (mass, first), ("m", "force(t)"))
-    _check_size(shape, t)
+    _check_size(shape, t, record)
     t_mid = t[:-1] + 0.5 * h
     if first.shape == ():
         F_ext = _forces_at(force, t_mid)[None, :]  # one force for all sets
@@ -264,12 +294,12 @@ def block_with_force_sweep(model, force, m, t_end, h, method="exponential", x0=0
         F_ext = np.ascontiguousarray(np.broadcast_to(values, (len(t_mid),) + shape).reshape(len(t_mid), -1).T)
     m = np.broadcast_to(mass, shape)
     zeros = np.zeros(shape)
-    result = _sweep(np.broadcast_to(models, shape), zeros, zeros, m, F_ext, t, h, method, (x0, v0, z0),
+    result = _sweep(np.broadcast_to(models, shape), zeros, zeros, m, F_ext, t, h, method, (x0, v0, z0), record,
                     "block_with_force_sweep")
     return BlockSweep(**result, k=None, v_pull=None)
 
 
-def _sweep(models, k, v_pull, m, F_ext, t, h, method, state0, name):
+def _sweep(models, k, v_pull, m, F_ext, t, h, method, state0, record, name):
     """Run every set: the compiled :func:`block_sweep`, or without numba all sets together in numpy.
 
     ``F_ext`` (1 or B, N): the applied forces at the mid-steps. Returns the fields of a BlockSweep
@@ -277,17 +307,19 @@ def _sweep(models, k, v_pull, m, F_ext, t, h, method, state0, name):
     """
     shape, N = models.shape, len(t) - 1
     flat = [np.ascontiguousarray(np.reshape(a, -1), dtype=float) for a in (k, v_pull, m)]
+    B = len(flat[0])
     table = np.array([_parameters(model) for model in models.reshape(-1)])  # (B, 7): Fc, Fs, vs, n, sigma0..2
     parameters = [np.ascontiguousarray(column) for column in table.T]
     code = BRISTLE_CODES[method]
     if jit_enabled():
-        out = [np.empty((len(flat[0]), N + 1)) for _ in range(4)]
+        out = [np.empty((B if signal in record else 1, N + 1)) for signal in SIGNALS]  # a scratch row if not kept
         stops = compiled(block_sweep)(*out, *state0, F_ext, h, *flat, *parameters, code)
-        out = [np.moveaxis(a.reshape(shape + (N + 1,)), -1, 0) for a in out]  # time first, a view
+        out = [np.moveaxis(a.reshape(shape + (N + 1,)), -1, 0) if signal in record else None  # time first, a view
+               for signal, a in zip(SIGNALS, out)]
     else:
-        out = [np.empty((N + 1, len(flat[0]))) for _ in range(4)]
-        stops = _numpy_sweep(*out, *state0, F_ext.T, h, *flat, *parameters, code)
-        out = [a.reshape((N + 1,) + shape) for a in out]
+        out = [np.empty((N + 1, B)) if signal in record else None for signal in SIGNALS]
+        stops = _numpy_sweep(*out, *state0, F_ext.T, h, *flat, *parameters, code, B)
+        out = [None if a is None else a.reshape((N + 1,) + shape) for a in out]
     if np.any(stops):
         step = int(np.min(stops[stops > 0]))
         where = np.unravel_index(int(np.flatnonzero(stops == step)[0]), shape)
@@ -299,29 +331,28 @@ def _sweep(models, k, v_pull, m, F_ext, t, h, method, state0, name):
 
 
 def _numpy_sweep(out_x, out_v, out_F, out_z, x0, v0, z0, F_ext, h, k, v_pull, m, Fc, Fs, vs, n, sigma0, sigma1,
-                 sigma2, method, check_every=256):
-    """All sets together, one numpy step (:func:`block_step` on arrays of B states) per time step.
+                 sigma2, method, B):
+    """All B sets together, one numpy step (:func:`block_step` on arrays of B states) per time step.
 
-    The loop of :func:`block_run` with arrays: out_* (N + 1, B), F_ext (N, 1 or B). Returns the
-    stops (B,) as :func:`block_sweep` does (the states are checked every ``check_every`` steps).
+    The loop of :func:`block_run` with arrays: out_* (N + 1, B) or None (not recorded), F_ext
+    (N, 1 or B). Returns the stops (B,) as :func:`block_sweep` does.
     """
-    N, B = out_x.shape[0] - 1, out_x.shape[1]
+    N = len(F_ext)
     x, v, z = np.full(B, x0), np.full(B, v0), np.full(B, z0)
-    stops = np.zeros(B, np.int64)
+    outputs = (out_x, out_v, out_F, out_z)
     with np.errstate(all="ignore"):
-        for i in range(N):
-            x_next, v_next, z_next, F_start = block_step(x, v, z, h * i + 0.5 * h, F_ext[i], h, k, v_pull, m,
-                                                         Fc, Fs, vs, n, sigma0, sigma1, sigma2, method)
-            out_x[i], out_v[i], out_F[i], out_z[i] = x, v, F_start, z
-            x, v, z = x_next, v_next, z_next
-            if (i + 1) % check_every == 0 or i + 1 == N:
-                out_x[i + 1], out_v[i + 1] = x, v
-                start = max(i + 1 - check_every, 0) + 1
-                bad = ~(np.isfinite(out_x[start:i + 2]) & np.isfinite(out_v[start:i + 2]))
+        for i in range(N + 1):
+            if i < N:
+                x_next, v_next, z_next, F_start = block_step(x, v, z, h * i + 0.5 * h, F_ext[i], h, k, v_pull, m,
+                                                             Fc, Fs, vs, n, sigma0, sigma1, sigma2, method)
+            else:  # the last sample: its force only
+                F_start = lugre_step(z, v, h, Fc, Fs, vs, n, sigma0, sigma1, sigma2, method)[2]
+            for out, value in zip(outputs, (x, v, F_start, z)):
+                if out is not None:
+                    out[i] = value
+            if i < N:
+                x, v, z = x_next, v_next, z_next
+                bad = ~(np.isfinite(x) & np.isfinite(v))
                 if bad.any():
-                    for b in np.flatnonzero(bad.any(axis=0)):
-                        stops[b] = start + int(np.argmax(bad[:, b]))
-                    return stops
-        out_x[N], out_v[N], out_z[N] = x, v, z
-        out_F[N] = lugre_step(z, v, h, Fc, Fs, vs, n, sigma0, sigma1, sigma2, method)[2]
-    return stops
+                    return np.where(bad, i + 1, 0)
+    return np.zeros(B, np.int64)
