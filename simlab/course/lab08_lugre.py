@@ -829,16 +829,20 @@ def spring_block_rhs(t, y, k=K, v_pull=V_PULL, m=1.0, p=CANUDAS_1995):
     return [v, (k * (v_pull * t - x) - F) / m, zdot]
 
 
-@lru_cache(maxsize=8)
 def radau_stick_slip(t_end=40.0, k=K, v_pull=V_PULL):
     """Reference for the stick-slip: solve_ivp(method="Radau", rtol 1e-9) of the three states.
 
-    Cached: the same arguments return the same (immutable) result.
+    Cached: equal arguments, by position or by keyword, return the same (immutable) result.
 
     Returns
     -------
     StickSlipMetrics
     """
+    return _radau_stick_slip(float(t_end), float(k), float(v_pull))
+
+
+@lru_cache(maxsize=8)
+def _radau_stick_slip(t_end, k, v_pull):
     from scipy.integrate import solve_ivp
 
     solution = solve_ivp(spring_block_rhs, (0, t_end), [0, 0, 0], args=(k, v_pull), method="Radau",

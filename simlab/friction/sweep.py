@@ -6,9 +6,9 @@ parameter may be a batch: ``model`` a sequence of LuGre parameter sets, ``k``, `
 ``m`` arrays, ``force(t)`` an array of forces. The batches broadcast together (numpy's rules) to
 the *batch shape* S; for example ``k=ks[:, None], v_pull=vs[None, :]`` runs every combination
 of a stiffness and a pulling speed, S = (len(ks), len(vs)). Every set runs the same steps as a
-single run: with numba (:mod:`simlab.jit`) the compiled loop :func:`block_sweep` runs
-:func:`~simlab.friction.block.block_run` once per set (the very numbers of the single runs);
-without it (``SIMLAB_JIT=0``) all sets advance together, one numpy step
+single run: with numba (:mod:`simlab.jit`) the compiled loop :func:`block_sweep` advances
+every set by :func:`~simlab.friction.block.block_step`, step by step (the very numbers of the
+single runs); without it (``SIMLAB_JIT=0``) all sets advance together, one numpy step
 (:func:`~simlab.friction.block.block_step` on arrays) per time step. The two agree to about
 1e-13 of the signals' scale (numpy's exp of an array and math.exp of a number differ in the
 last bit).
@@ -23,17 +23,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import math
+
 import numpy as np
 
-from simlab.friction.block import (
-    SpringBlockResult,
-    _check_run,
-    _forces_at,
-    _parameters,
-    _value,
-    block_run,
-    block_step,
-)
+from simlab.friction.block import SpringBlockResult, _check_run, _forces_at, _parameters, _value, block_step
 from simlab.friction.kernels import BRISTLE_CODES, lugre_step
 from simlab.friction.models import LuGre
 from simlab.guards import NonFiniteStateError
@@ -50,26 +44,47 @@ MAX_VALUES = 320_000_000
 @kernel
 def block_sweep(out_x, out_v, out_F, out_z, x0, v0, z0, F_ext, h, k, v_pull, m, Fc, Fs, vs, n, sigma0, sigma1,
                 sigma2, method):
-    """:func:`~simlab.friction.block.block_run` for each parameter set b = 0 .. B - 1.
+    """The loop of :func:`~simlab.friction.block.block_run` for B parameter sets, the sets interleaved.
 
-    Set b fills row b of out_x, out_v, out_F, out_z (B, N + 1) with the values b of the
-    parameter arrays k ... sigma2 (B,), and uses the applied forces of row b of F_ext (B, N). An
-    array with a single row is shared by all sets: one force for all, or a scratch row for a
-    signal that is not recorded. Returns the stops (B,): 0, or the step at which the set's state
-    became inf or NaN.
+    At each step :func:`~simlab.friction.block.block_step` advances set b = 0 .. B - 1 with the
+    values b of the parameter arrays k ... sigma2 (B,) and the applied force F_ext[i, b] (N, B);
+    out_x, out_v, out_F, out_z (N + 1, B) record the samples. An array with a single column is
+    shared by all sets: one force for all, or a scratch column for a signal that is not recorded.
+    (Set b gets the very numbers of its single run; interleaving the sets lets the processor
+    overlap their independent steps.) Returns the stops (B,): all 0, or, at the first step where
+    some sets became inf or NaN, that step for those sets (the run stops there).
     """
-    stops = np.zeros(len(k), np.int64)
-    for b in range(len(k)):
-        stops[b] = block_run(out_x[_row(out_x, b)], out_v[_row(out_v, b)], out_F[_row(out_F, b)],
-                             out_z[_row(out_z, b)], x0, v0, z0, F_ext[_row(F_ext, b)], h, k[b], v_pull[b], m[b],
-                             Fc[b], Fs[b], vs[b], n[b], sigma0[b], sigma1[b], sigma2[b], method)
+    N, B = len(F_ext), len(k)
+    x, v, z = np.full(B, x0), np.full(B, v0), np.full(B, z0)
+    stops = np.zeros(B, np.int64)
+    for i in range(N):
+        t_mid = h * i + 0.5 * h
+        for b in range(B):
+            x_next, v_next, z_next, F_start = block_step(x[b], v[b], z[b], t_mid, F_ext[i, _column(F_ext, b)], h,
+                                                         k[b], v_pull[b], m[b], Fc[b], Fs[b], vs[b], n[b],
+                                                         sigma0[b], sigma1[b], sigma2[b], method)
+            out_x[i, _column(out_x, b)] = x[b]
+            out_v[i, _column(out_v, b)] = v[b]
+            out_F[i, _column(out_F, b)] = F_start
+            out_z[i, _column(out_z, b)] = z[b]
+            x[b], v[b], z[b] = x_next, v_next, z_next
+            if not (math.isfinite(x_next) and math.isfinite(v_next)):
+                stops[b] = i + 1
+        if stops.any():
+            return stops
+    for b in range(B):
+        out_x[N, _column(out_x, b)] = x[b]
+        out_v[N, _column(out_v, b)] = v[b]
+        out_F[N, _column(out_F, b)] = lugre_step(z[b], v[b], h, Fc[b], Fs[b], vs[b], n[b], sigma0[b], sigma1[b],
+                                                 sigma2[b], method)[2]
+        out_z[N, _column(out_z, b)] = z[b]
     return stops
 
 
 @kernel
-def _row(array, b):
-    """Row b of ``array``, or its only row (shared by all sets)."""
-    return b if len(array) > 1 else 0
+def _column(array, b):
+    """Column b of ``array``, or its only column (shared by all sets)."""
+    return b if array.shape[1] > 1 else 0
 
 
 @dataclass(frozen=True)
@@ -241,7 +256,7 @@ def spring_block_sweep(model, k, v_pull, m, t_end, h, method="exponential", x0=0
     t, h, x0, v0, z0 = _check_run(t_end, h, x0, v0, z0)
     _check_size(shape, t, record)
     k, v_pull, m = (np.broadcast_to(array, shape) for array in arrays)
-    result = _sweep(np.broadcast_to(models, shape), k, v_pull, m, np.zeros((1, len(t) - 1)), t, h, method,
+    result = _sweep(np.broadcast_to(models, shape), k, v_pull, m, np.zeros((len(t) - 1, 1)), t, h, method,
                     (x0, v0, z0), record, "spring_block_sweep")
     return BlockSweep(**result, k=k.copy(), v_pull=v_pull.copy())
 
@@ -288,10 +303,10 @@ def block_with_force_sweep(model, force, m, t_end, h, method="exponential", x0=0
     _check_size(shape, t, record)
     t_mid = t[:-1] + 0.5 * h
     if first.shape == ():
-        F_ext = _forces_at(force, t_mid)[None, :]  # one force for all sets
+        F_ext = _forces_at(force, t_mid)[:, None]  # one force for all sets
     else:
         values = np.array([np.broadcast_to(np.asarray(force(time), dtype=float), first.shape) for time in t_mid])
-        F_ext = np.ascontiguousarray(np.broadcast_to(values, (len(t_mid),) + shape).reshape(len(t_mid), -1).T)
+        F_ext = np.ascontiguousarray(np.broadcast_to(values, (len(t_mid),) + shape).reshape(len(t_mid), -1))
     m = np.broadcast_to(mass, shape)
     zeros = np.zeros(shape)
     result = _sweep(np.broadcast_to(models, shape), zeros, zeros, m, F_ext, t, h, method, (x0, v0, z0), record,
@@ -302,7 +317,7 @@ def block_with_force_sweep(model, force, m, t_end, h, method="exponential", x0=0
 def _sweep(models, k, v_pull, m, F_ext, t, h, method, state0, record, name):
     """Run every set: the compiled :func:`block_sweep`, or without numba all sets together in numpy.
 
-    ``F_ext`` (1 or B, N): the applied forces at the mid-steps. Returns the fields of a BlockSweep
+    ``F_ext`` (N, 1 or B): the applied forces at the mid-steps. Returns the fields of a BlockSweep
     but k and v_pull; NonFiniteStateError for the first set (in step order) that overflowed.
     """
     shape, N = models.shape, len(t) - 1
@@ -312,20 +327,17 @@ def _sweep(models, k, v_pull, m, F_ext, t, h, method, state0, record, name):
     parameters = [np.ascontiguousarray(column) for column in table.T]
     code = BRISTLE_CODES[method]
     if jit_enabled():
-        out = [np.empty((B if signal in record else 1, N + 1)) for signal in SIGNALS]  # a scratch row if not kept
+        out = [np.empty((N + 1, B if signal in record else 1)) for signal in SIGNALS]  # a scratch column if not kept
         stops = compiled(block_sweep)(*out, *state0, F_ext, h, *flat, *parameters, code)
-        out = [np.moveaxis(a.reshape(shape + (N + 1,)), -1, 0) if signal in record else None  # time first, a view
-               for signal, a in zip(SIGNALS, out)]
     else:
         out = [np.empty((N + 1, B)) if signal in record else None for signal in SIGNALS]
-        stops = _numpy_sweep(*out, *state0, F_ext.T, h, *flat, *parameters, code, B)
-        out = [None if a is None else a.reshape((N + 1,) + shape) for a in out]
+        stops = _numpy_sweep(*out, *state0, F_ext, h, *flat, *parameters, code, B)
     if np.any(stops):
         step = int(np.min(stops[stops > 0]))
         where = np.unravel_index(int(np.flatnonzero(stops == step)[0]), shape)
         raise NonFiniteStateError(f"{name} ({method}): the state of the set at {tuple(map(int, where))} became inf "
                                   f"or NaN at step {step}.", method=method, step=step, steps=N, t=float(t[step]), h=h)
-    x, v, F, z = out
+    x, v, F, z = (a.reshape((N + 1,) + shape) if signal in record else None for signal, a in zip(SIGNALS, out))
     return dict(t=t, x=x, v=v, F=F, z=z, shape=shape, models=models.copy(), m=np.array(m, dtype=float),
                 method=method, h=h)
 
@@ -334,7 +346,7 @@ def _numpy_sweep(out_x, out_v, out_F, out_z, x0, v0, z0, F_ext, h, k, v_pull, m,
                  sigma2, method, B):
     """All B sets together, one numpy step (:func:`block_step` on arrays of B states) per time step.
 
-    The loop of :func:`block_run` with arrays: out_* (N + 1, B) or None (not recorded), F_ext
+    The loop of :func:`block_sweep` with arrays: out_* (N + 1, B) or None (not recorded), F_ext
     (N, 1 or B). Returns the stops (B,) as :func:`block_sweep` does.
     """
     N = len(F_ext)
