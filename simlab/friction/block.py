@@ -30,8 +30,8 @@ from simlab.friction.kernels import (
     stribeck_level,
 )
 from simlab.friction.models import LuGre, StaticFriction
-from simlab.guards import GROWTH_LIMIT, NonFiniteStateError, _first_non_finite, _GrowthMonitor
-from simlab.integrators import _CHECK_EVERY, time_grid
+from simlab.guards import GROWTH_LIMIT, NonFiniteStateError, _GrowthMonitor
+from simlab.integrators import _CHECK_EVERY, _check_block, time_grid
 from simlab.jit import compiled, kernel
 from simlab.results import Result
 from simlab.validation import as_choice, as_finite_scalar, as_positive_scalar, as_real_array
@@ -335,19 +335,8 @@ def _replay_guards(states, t, monitor, method, first, stop):
     Rows after ``stop`` (the first inf or NaN row, 0 if none) were not computed and are not read.
     """
     N = len(t) - 1
-    h = monitor.h
     for start in range(first, stop or N, _CHECK_EVERY):
-        end = min(start + _CHECK_EVERY, N if not stop else stop)
-        bad = _first_non_finite(states[start + 1:end + 1])
-        monitor.check(states, start, end if bad is None else start + bad, t)
-        if bad is not None:
-            k_bad = start + 1 + bad
-            raise NonFiniteStateError(
-                f"{method}: the state became inf or NaN at step {k_bad} of {N} (t = {t[k_bad]:.6g}) with "
-                f"h = {h:.6g}. Explicit methods are only stable when h is small compared with the fastest time "
-                f"constant of the system (Euler on x' = lambda x needs |1 + h lambda| <= 1); try a smaller h "
-                f"such as {h / 10:.3g}, or check f for a division by zero.",
-                method=method, step=k_bad, steps=N, t=float(t[k_bad]), h=h)
+        _check_block(states, start, min(start + _CHECK_EVERY, stop or N), t, monitor.h, monitor, method)
 
 
 def _value(value):
