@@ -130,13 +130,137 @@ def test_run_returns_the_typed_results_and_every_figure_draws_from_them():
     assert isinstance(data.comparison, lab.SeedComparison) and isinstance(data.behaviours, lab.LuGreBehaviours)
     assert isinstance(data.behaviours.stick_slip.block, SpringBlockResult)
     assert all(isinstance(entry, lab.StaticSpringBlock) for entry in data.static.values())
+    assert isinstance(data.stick_slip_map, lab.StickSlipMap)
     t, F = data.comparison  # time-series results unpack as t, <main output>
     assert t is data.comparison.t and F is data.comparison.F_continuous
     assert data.reference[0] == data.reference.period  # StickSlipMetrics unpacks as period, peak
     drawn = {figure.stem: figure for figure in result.figures}
     assert drawn["lab08_sfunction"].data is data.comparison
     assert drawn["lab08_behaviours"].data is data.behaviours
+    assert drawn["lab08_stick_slip_map"].data is data.stick_slip_map
     for figure in result.figures:
         fig = figure.draw(figure.data)
         assert fig.axes, figure.stem
         plt.close(fig)
+
+
+# ---------------------------------------------------------------------------------------------
+# Part G: the stick-slip map
+# ---------------------------------------------------------------------------------------------
+
+
+def _lugre_rhs(k, v_pull, m=1.0):
+    """Oracle: the spring-block with LuGre friction written out here, states (x, v, z)."""
+    p = CANUDAS_1995
+
+    def rhs(t, y):
+        x, v, z = y
+        g = p["Fc"] + (p["Fs"] - p["Fc"]) * np.exp(-((v / p["vs"]) ** 2))
+        zdot = v - p["sigma0"] * abs(v) * z / g
+        return [v, (k * (v_pull * t - x) - (p["sigma0"] * z + p["sigma1"] * zdot + p["sigma2"] * v)) / m, zdot]
+
+    return rhs
+
+
+def _classify(t, v, v_pull):
+    """Oracle: sticks if |v| < 1 % of v_pull in the second half; period of the onsets (v up through v_pull / 2)."""
+    sticks = np.min(np.abs(v[t >= 0.5 * t[-1]])) < 0.01 * v_pull
+    onsets = t[np.flatnonzero((v[:-1] < 0.5 * v_pull) & (v[1:] >= 0.5 * v_pull))]
+    period = float(np.mean(np.diff(onsets)[1:])) if sticks and len(onsets) >= 3 else np.nan
+    return sticks, period, float(np.max(v))
+
+
+def test_stick_slip_map_is_the_single_runs_at_every_point():
+    from simlab.friction import spring_block
+
+    stick_map = lab.stick_slip_map()
+    assert stick_map.period.shape == stick_map.peak.shape == (len(lab.K_MAP), len(lab.V_PULL_MAP))
+    for i, k in enumerate(stick_map.k):
+        for j, v_pull in enumerate(stick_map.v_pull):
+            run = spring_block(lab.classic_model(), k, v_pull, 1.0, 40.0, 1e-3)
+            sticks, period, peak = _classify(run.t, run.v, v_pull)
+            assert stick_map.sticks[i, j] == sticks, (k, v_pull)
+            np.testing.assert_allclose([stick_map.period[i, j], stick_map.peak[i, j]], [period, peak], rtol=1e-12)
+    # the classic point: the map's period is Task D1's (the threshold v_pull / 2 is its 0.05 m/s)
+    assert stick_map.period[list(stick_map.k).index(2.0), list(stick_map.v_pull).index(0.1)] == lab.stick_slip().period
+    # stick-slip at slow pulls, sliding at fast ones, for every k; the boundary falls with k
+    assert stick_map.sticks[:, 0].all() and not stick_map.sticks[:, -1].any()
+    assert np.all(np.diff(stick_map.boundary) <= 0) and stick_map.boundary[0] > stick_map.boundary[-1]
+
+
+@pytest.mark.parametrize("k, v_pull", [(2.0, 0.05), (16.0, 0.1), (8.0, 0.2)])
+def test_stick_slip_map_agrees_with_radau(k, v_pull):
+    """Oracle: solve_ivp(Radau) of the equations written out here, classified the same way."""
+    from scipy.integrate import solve_ivp
+
+    stick_map = lab.stick_slip_map()
+    i, j = list(stick_map.k).index(k), list(stick_map.v_pull).index(v_pull)
+    solution = solve_ivp(_lugre_rhs(k, v_pull), (0.0, 40.0), [0.0, 0.0, 0.0], method="Radau", rtol=1e-8, atol=1e-11,
+                         max_step=1e-2, dense_output=True)
+    t = np.linspace(0.0, 40.0, 400001)
+    sticks, period, peak = _classify(t, solution.sol(t)[1], v_pull)
+    assert stick_map.sticks[i, j] == sticks
+    assert stick_map.peak[i, j] == pytest.approx(peak, rel=5e-3)
+    if sticks:
+        assert stick_map.period[i, j] == pytest.approx(period, rel=5e-3)
+    else:
+        assert np.isnan(stick_map.period[i, j])
+
+
+@pytest.mark.parametrize("k, v_pull", [(2.0, 0.1), (16.0, 0.05), (2.0, 0.004), (2.0, 0.0012), (32.0, 0.0005)])
+def test_steady_sliding_roots_are_the_eigenvalues_of_the_linearisation(k, v_pull):
+    """Oracle: the Jacobian of the equations in the spring's stretch (v_pull t - x), v and z, by central
+    differences at steady sliding, and its eigenvalues."""
+    model = lab.classic_model()
+    rhs = _lugre_rhs(k, v_pull)
+
+    def f(state):  # states: stretch s = v_pull t - x, v, z (autonomous)
+        s, v, z = state
+        _, vdot, zdot = rhs(0.0, [-s, v, z])
+        return np.array([v_pull - v, vdot, zdot])
+
+    steady = np.array([float(model.steady_state_force(v_pull)) / k, v_pull, float(model.z_ss(v_pull))])
+    steps = 1e-7 * np.maximum(np.abs(steady), 1e-9)
+    J = np.column_stack([(f(steady + e) - f(steady - e)) / (2 * e[n]) for n, e in enumerate(np.diag(steps))])
+    expected = np.sort_complex(np.linalg.eigvals(J))
+    roots = np.sort_complex(lab.steady_sliding_roots(k, v_pull))
+    np.testing.assert_allclose(roots, expected, rtol=1e-5)
+    assert (np.max(roots.real) < 0) == (v_pull > 0.003)  # unstable only on the Stribeck dip, below about 3 vs
+
+
+def test_first_slip_minimum_is_the_damped_oscillation_of_the_estimate():
+    """Oracle: m e'' + sigma2 e' + k e = 0 from e'(0) = -v_pull, m e''(0) = Fs - Fc, by solve_ivp; the
+    velocity v_pull + e' at its first minimum after its first maximum."""
+    from scipy.integrate import solve_ivp
+
+    p = CANUDAS_1995
+    for k, v_pull in ((2.0, 0.1), (2.0, 0.3), (32.0, 0.05), (0.5, 2.0)):
+        e0 = -(p["Fs"] - p["Fc"] - p["sigma2"] * v_pull) / k  # k e(0) = Fc + sigma2 v_pull - Fs
+        t = np.linspace(0.0, 6 * np.pi / np.sqrt(k), 200001)
+        solution = solve_ivp(lambda _, y: [y[1], -(p["sigma2"] * y[1] + k * y[0])], (0.0, t[-1]), [e0, -v_pull],
+                             t_eval=t, rtol=1e-11, atol=1e-14)
+        v = v_pull + solution.y[1]
+        first_max = np.flatnonzero((v[1:-1] > v[:-2]) & (v[1:-1] >= v[2:]))[0] + 1
+        after = v[first_max:]
+        first_min = np.flatnonzero((after[1:-1] < after[:-2]) & (after[1:-1] <= after[2:]))[0] + 1
+        assert lab.first_slip_minimum(k, v_pull) == pytest.approx(after[first_min], abs=1e-7), (k, v_pull)
+        assert lab.first_slip_minimum(k, lab.critical_pull_speed(k)) == pytest.approx(0.0, abs=1e-9)
+
+
+def test_the_estimate_follows_the_maps_boundary():
+    """The estimate lies in the grid's bracket of the boundary, or above it by less than half a step."""
+    stick_map = lab.stick_slip_map()
+    step = np.diff(stick_map.v_pull)[0]
+    for sticks, estimate in zip(stick_map.sticks, stick_map.critical_v_pull):
+        up_to, slides = stick_map.v_pull[sticks].max(), stick_map.v_pull[~sticks].min()
+        assert slides == pytest.approx(up_to + step)  # one boundary per k, no islands
+        assert up_to < estimate < slides + 0.5 * step
+    assert stick_map.max_real_root < 0  # steady sliding is linearly stable at every grid point
+
+
+def test_steady_sliding_is_stable_where_the_block_from_rest_stick_slips():
+    sliding = lab.steady_sliding_start(kick=0.5)
+    late = sliding.t >= 20.0
+    assert np.allclose(sliding.v[late], lab.V_PULL, rtol=2e-2)
+    slip = lab.stick_slip()
+    assert np.min(np.abs(slip.v[slip.t >= 20.0])) < 1e-3 * lab.V_PULL

@@ -12,10 +12,13 @@
    stick-slip of the spring-block (period and peak slip speed).
 4. Step size: explicit updates need h below the bristle stability limit.
 5. The static model cannot stick-slip in the same way: its result depends on the step.
+6. A stick-slip map (one parameter sweep, :func:`simlab.friction.spring_block_sweep`): period
+   and peak slip speed against k and v_pull, where stick-slip stops, the linearised steady
+   sliding (stable on the whole map) and an estimate of the boundary from the first slip.
 
 The notebook's documented parameters are the sample time ``Ts`` of the S-function (Parts B and
 C, default :data:`TS`) and the spring stiffness ``k_spring`` of the stick-slip block (Parts D to
-F, default :data:`K`); every experiment and self-check takes them as keywords.
+G, default :data:`K`); every experiment and self-check takes them as keywords.
 
 The seed does not give its input signal (its figure 3 is not in the text); the lab uses
 v(t) = -10 cos(pi t / 2), whose v(0) = -10 is what the seed's x0 = [0; -10] remark implies
@@ -41,6 +44,7 @@ from simlab.friction import (
     block_with_force,
     lugre_rates,
     spring_block,
+    spring_block_sweep,
     static_friction,
     stribeck_level,
     velocity_response,
@@ -66,6 +70,7 @@ __all__ = [
     "StepSizeRow",
     "StepSizeStudy",
     "StaticSpringBlock",
+    "StickSlipMap",
     "LuGreBehaviours",
     "Lab08Results",
     "seed_model",
@@ -87,6 +92,13 @@ __all__ = [
     "radau_stick_slip",
     "step_size_study",
     "static_spring_block",
+    "K_MAP",
+    "V_PULL_MAP",
+    "stick_slip_map",
+    "steady_sliding_roots",
+    "first_slip_minimum",
+    "critical_pull_speed",
+    "steady_sliding_start",
     "check_sfunction_replay",
     "check_characteristic_equation",
     "check_stick_slip",
@@ -98,6 +110,7 @@ __all__ = [
     "run",
     "plot_lugre_behaviours",
     "plot_seed_sfunction",
+    "plot_stick_slip_map",
 ]
 
 TS = 0.001  #: the seed's sample time (s)
@@ -506,6 +519,53 @@ class StaticSpringBlock(Result):
 
 
 @dataclass(frozen=True)
+class StickSlipMap:
+    """Stick-slip of the spring-block from rest on a grid of spring stiffness k and pulling speed v_pull.
+
+    One sweep (:func:`simlab.friction.spring_block_sweep`) runs every grid point with the classic
+    set, m = 1 kg, from rest. Axis 0 of every table is k, axis 1 is v_pull.
+
+    Attributes
+    ----------
+    k : ndarray, shape (nk,)
+        Spring stiffnesses (N/m).
+    v_pull : ndarray, shape (nv,)
+        Pulling speeds (m/s).
+    sticks : ndarray of bool, shape (nk, nv)
+        True where the block still comes to rest (|v| < 1 % of v_pull) in the second half of the
+        run: stick-slip; False where it has settled into sliding.
+    period : ndarray, shape (nk, nv)
+        Stick-slip period (s): mean spacing of the slip onsets, v crossing v_pull / 2 upwards,
+        the first cycle left out; NaN where the block slides (or slips fewer than three times).
+    peak : ndarray, shape (nk, nv)
+        Largest block velocity (m/s).
+    boundary : ndarray, shape (nk,)
+        Largest v_pull of the grid with stick-slip, per k (m/s); NaN if none.
+    critical_v_pull : ndarray, shape (nk,)
+        The estimate :func:`critical_pull_speed` per k (m/s).
+    max_real_root : float
+        Largest real part of the roots of the linearised steady sliding
+        (:func:`steady_sliding_roots`) over the grid (1/s); negative: steady sliding is locally
+        stable at every grid point.
+    t_end : float
+        Duration of every run (s).
+    h : float
+        Step size (s).
+    """
+
+    k: np.ndarray
+    v_pull: np.ndarray
+    sticks: np.ndarray
+    period: np.ndarray
+    peak: np.ndarray
+    boundary: np.ndarray
+    critical_v_pull: np.ndarray
+    max_real_root: float
+    t_end: float = 40.0
+    h: float = 1e-3
+
+
+@dataclass(frozen=True)
 class LuGreBehaviours:
     """The classic behaviours drawn by :func:`plot_lugre_behaviours`.
 
@@ -541,6 +601,8 @@ class Lab08Results:
         The Radau reference of the stick-slip (s, m/s).
     static : dict of float -> StaticSpringBlock
         The static model by RK4, keyed by the step size h (s) (Part F).
+    stick_slip_map : StickSlipMap
+        Stick-slip against k and v_pull (Part G).
     """
 
     comparison: SeedComparison
@@ -550,6 +612,7 @@ class Lab08Results:
     behaviours: LuGreBehaviours
     reference: StickSlipMetrics
     static: dict
+    stick_slip_map: StickSlipMap
 
 
 # ---------------------------------------------------------------------------------------------
@@ -766,16 +829,20 @@ def spring_block_rhs(t, y, k=K, v_pull=V_PULL, m=1.0, p=CANUDAS_1995):
     return [v, (k * (v_pull * t - x) - F) / m, zdot]
 
 
-@lru_cache(maxsize=8)
 def radau_stick_slip(t_end=40.0, k=K, v_pull=V_PULL):
     """Reference for the stick-slip: solve_ivp(method="Radau", rtol 1e-9) of the three states.
 
-    Cached: the same arguments return the same (immutable) result.
+    Cached: equal arguments, by position or by keyword, return the same (immutable) result.
 
     Returns
     -------
     StickSlipMetrics
     """
+    return _radau_stick_slip(float(t_end), float(k), float(v_pull))
+
+
+@lru_cache(maxsize=8)
+def _radau_stick_slip(t_end, k, v_pull):
     from scipy.integrate import solve_ivp
 
     solution = solve_ivp(spring_block_rhs, (0, t_end), [0, 0, 0], args=(k, v_pull), method="Radau",
@@ -800,7 +867,8 @@ def step_size_study(reference=None, t_end=30.0, cases=DEFAULT_CASES, k=K):
     left out), as the explicit methods above their limit can give, as ``status="wrong"``, with
     its number of slips and its peak speed. The study always returns its table. Cached: the same
     arguments return the same (immutable) study; the default span of 30 s holds four slips at
-    k = 2 N/m, and the RK4 runs below the limit make it take about 20 s.
+    k = 2 N/m. Its longest runs are RK4 below the limit (600,000 steps at h = 5e-5 s): about 1 s
+    as compiled kernels (numba), about 5 s in plain Python; the Radau reference takes about 2 s.
 
     Returns
     -------
@@ -839,22 +907,113 @@ def static_spring_block(h, t_end=30.0, k=K):
     -------
     StaticSpringBlock
     """
-    from simlab.integrators import rk4
-
     static = StaticFriction(Fc=CANUDAS_1995["Fc"], Fs=CANUDAS_1995["Fs"], vs=CANUDAS_1995["vs"],
                             sigma2=CANUDAS_1995["sigma2"])
-    friction = static.stepper()  # the static model's step: the force of eq. (1) at v
-
-    def f(t, state):
-        x, v = state
-        F = friction(None, float(v), h)[1]
-        return np.array([v, k * (V_PULL * t - x) - F])
-
-    t, y = rk4(f, (0.0, t_end), [0.0, 0.0], h)
-    v = y[:, 1]
+    block = spring_block(static, k, V_PULL, 1.0, t_end, h, method="rk4")  # x' = v, v' = k (V_PULL t - x) - F(v)
+    t, v = block.t, block.v
     half = v[len(v) // 2:]
     return StaticSpringBlock(t=t, v=v, h=h, stuck_fraction=float(np.mean(np.abs(v) < 1e-3)),
                              v_min=float(half.min()), v_max=float(half.max()), k=k)
+
+
+#: The grid of the stick-slip map: spring stiffnesses (N/m) and pulling speeds (m/s).
+K_MAP = (2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0)
+V_PULL_MAP = (0.05, 0.075, 0.1, 0.125, 0.15, 0.175, 0.2, 0.225, 0.25)
+
+
+@lru_cache(maxsize=4)
+def stick_slip_map(k=K_MAP, v_pull=V_PULL_MAP, t_end=40.0, h=1e-3):
+    """Stick-slip period and peak slip speed against k and v_pull, and where stick-slip stops.
+
+    All grid points run in one :func:`simlab.friction.spring_block_sweep` (classic set, m = 1 kg,
+    from rest, exponential update). A point sticks if |v| falls below 1 % of v_pull in the second
+    half of the run; its period is :func:`stick_slip_metrics` with the threshold v_pull / 2 (the
+    lab's 0.05 m/s at v_pull = 0.1 m/s). Cached: the same arguments return the same map.
+
+    Returns
+    -------
+    StickSlipMap
+    """
+    ks, speeds = np.asarray(k, dtype=float), np.asarray(v_pull, dtype=float)
+    sweep = spring_block_sweep(classic_model(), ks[:, None], speeds[None, :], 1.0, t_end, h, record=("v",))
+    late = sweep.t >= 0.5 * t_end
+    shape = (len(ks), len(speeds))
+    sticks, period, peak = np.zeros(shape, dtype=bool), np.full(shape, np.nan), np.empty(shape)
+    for i in range(len(ks)):
+        for j, speed in enumerate(speeds):
+            v = sweep.v[:, i, j]
+            sticks[i, j] = np.min(np.abs(v[late])) < 0.01 * speed
+            peak[i, j] = np.max(v)
+            if sticks[i, j] and len(_upward(v, 0.5 * speed)) >= 3:
+                period[i, j] = stick_slip_metrics(sweep.t, v, 0.5 * speed).period
+    boundary = np.array([speeds[row].max() if row.any() else np.nan for row in sticks])
+    roots = max(np.max(steady_sliding_roots(kk, speed).real) for kk in ks for speed in speeds)
+    return StickSlipMap(ks, speeds, sticks, period, peak, boundary, np.array([critical_pull_speed(kk) for kk in ks]),
+                        float(roots), t_end, h)
+
+
+def steady_sliding_roots(k, v_pull, m=1.0, model=None):
+    """Roots (1/s) of the spring-block linearised about steady sliding at v = v_pull > 0.
+
+    With a = sigma0 v / g(v) (the bristle rate), b = v g'(v) / g(v) and F_ss' = g'(v) + sigma2
+    (the slope of the static curve), small deviations of (x, v, z) from steady sliding obey
+
+        m s^3 + (m a + sigma1 b + sigma2) s^2 + (k + a F_ss') s + k a = 0.
+
+    Steady sliding is locally stable if every root has a negative real part (Routh-Hurwitz:
+    all coefficients positive and (m a + sigma1 b + sigma2)(k + a F_ss') > m k a). Where the
+    Stribeck curve is flat (v a few vs above 0, b = 0 and F_ss' = sigma2 > 0) that always holds.
+    ``model`` defaults to :func:`classic_model`.
+    """
+    model = classic_model() if model is None else model
+    v = float(v_pull)
+    g = float(model.g(v))
+    dg = -model.n * (g - model.Fc) * abs(v / model.vs) ** model.n / v  # g'(v) for v > 0, from g itself
+    a, b = model.sigma0 * v / g, v * dg / g
+    return np.roots([m, m * a + model.sigma1 * b + model.sigma2, k + a * (dg + model.sigma2), k * a])
+
+
+def first_slip_minimum(k, v_pull, m=1.0, model=None):
+    """The estimate of the lowest velocity after the first slip (m/s): stick-slip goes on where it is <= 0.
+
+    After the break-away (spring force Fs, v = 0) the friction drops to the sliding level
+    Fc + sigma2 v, and the block oscillates about steady sliding as a damped oscillator,
+    m e'' + sigma2 e' + k e = 0 for the lag e of the block behind it, with e'(0) = -v_pull and
+    m e''(0) = Fs - Fc. Then e' = R exp(-sigma t) cos(omega_d t - phi) (sigma = sigma2 / 2m,
+    omega_d^2 = k / m - sigma^2), and its first minimum, at omega_d t = pi - beta + phi with
+    tan beta = sigma / omega_d, is -R (omega_d / omega) exp(-sigma t). The block comes back to
+    rest if v = v_pull + e' reaches 0, so the estimate is v_pull plus that minimum (for a fast
+    pull the first maximum comes one turn later, omega_d t = 2 pi - beta + phi, and the minimum
+    after it).
+    ``model`` defaults to :func:`classic_model`.
+    """
+    model = classic_model() if model is None else model
+    sigma = model.sigma2 / (2.0 * m)
+    omega = np.sqrt(k / m)
+    omega_d = np.sqrt(omega**2 - sigma**2)
+    C, D = -v_pull, ((model.Fs - model.Fc) / m - sigma * v_pull) / omega_d  # e'(0), and e''(0) = (Fs - Fc) / m
+    R, phi, beta = np.hypot(C, D), np.arctan2(D, C), np.arctan2(sigma, omega_d)
+    theta_max = -beta + 2.0 * np.pi * np.ceil((beta - phi) / (2.0 * np.pi))  # the first maximum, theta(0) = -phi
+    t_min = (theta_max + np.pi + phi) / omega_d  # the minimum that follows it
+    return float(v_pull - R * omega_d / omega * np.exp(-sigma * t_min))
+
+
+def critical_pull_speed(k, m=1.0, model=None):
+    """The pulling speed (m/s) above which the estimate :func:`first_slip_minimum` says the block keeps sliding."""
+    from scipy.optimize import brentq
+
+    model = classic_model() if model is None else model
+    return float(brentq(lambda speed: first_slip_minimum(k, speed, m, model), 1e-6, 10.0, xtol=1e-9))
+
+
+def steady_sliding_start(k=K, v_pull=V_PULL, kick=0.5, t_end=40.0, h=1e-3):
+    """The spring-block started in steady sliding, its velocity knocked down to ``kick`` v_pull.
+
+    x0 = -F_ss(v_pull) / k (the spring holds the sliding friction), z0 = z_ss(v_pull), v0 = kick v_pull.
+    """
+    model = classic_model()
+    return spring_block(model, k, v_pull, 1.0, t_end, h, x0=-float(model.steady_state_force(v_pull)) / k,
+                        v0=kick * v_pull, z0=float(model.z_ss(v_pull)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1093,20 +1252,54 @@ def plot_seed_sfunction(comparison):
     return fig
 
 
+def _edges(values, log=False):
+    """Cell edges around grid values (geometric midpoints on a log axis), for pcolormesh."""
+    values = np.log(values) if log else np.asarray(values, dtype=float)
+    middle = 0.5 * (values[1:] + values[:-1])
+    edges = np.concatenate([[2 * values[0] - middle[0]], middle, [2 * values[-1] - middle[-1]]])
+    return np.exp(edges) if log else edges
+
+
+def plot_stick_slip_map(stick_map, k_spring=K):
+    """Lab 08: stick-slip period and peak slip speed against k and v_pull, with the estimated boundary.
+
+    ``stick_map`` is a :class:`StickSlipMap` (:func:`stick_slip_map`, ``run().data.stick_slip_map``);
+    the lab's block (k_spring, V_PULL) is marked.
+    """
+    fig, (ax_period, ax_peak) = subplots(1, 2, figsize=(12, 4.5))
+    k_edges, v_edges = _edges(stick_map.k, log=True), _edges(stick_map.v_pull)
+    k_fine = np.geomspace(stick_map.k[0], stick_map.k[-1], 60)
+    estimate = [critical_pull_speed(k) for k in k_fine]
+    for ax, values, label, title in ((ax_period, stick_map.period, "period (s)", "Stick-slip period (blank: sliding)"),
+                                     (ax_peak, stick_map.peak, "peak slip speed (m/s)", "Peak slip speed")):
+        mesh = ax.pcolormesh(k_edges, v_edges, np.ma.masked_invalid(values).T, cmap="viridis", shading="flat")
+        fig.colorbar(mesh, ax=ax, label=label)
+        ax.plot(k_fine, estimate, color="black", linestyle="--", label="estimate: the first slip returns to v = 0")
+        ax.plot(stick_map.k, stick_map.boundary, "^", color="black", markerfacecolor="white",
+                label="largest v_pull with stick-slip (grid)")
+        ax.plot([k_spring], [V_PULL], "r*", markersize=12, label=f"the lab's block, k = {k_spring:g} N/m")
+        ax.set(xscale="log", xlabel="spring stiffness k (N/m)", ylabel="pulling speed v_pull (m/s)", title=title)
+        ax.set_xticks(stick_map.k, [f"{k:g}" for k in stick_map.k])
+        ax.set_xticks([], minor=True)
+        ax.grid(False)
+    ax_period.legend(loc="upper right", fontsize="small")
+    return fig
+
+
 def run():
     """Run lab 08 headless.
 
     Returns
     -------
     ExperimentResult
-        The key numbers, the figures ``lab08_sfunction`` and ``lab08_behaviours``, and the
-        :class:`Lab08Results` as ``data``.
+        The key numbers, the figures ``lab08_sfunction``, ``lab08_behaviours`` and
+        ``lab08_stick_slip_map``, and the :class:`Lab08Results` as ``data``.
     """
     comparison = seed_comparison()
     behaviours = LuGreBehaviours(lag=frictional_lag(), break_away=break_away(), stick_slip=stick_slip())
     data = Lab08Results(comparison=comparison, seed_limit=seed_scheme_limit(), blowup=seed_scheme_blowup(),
                         stribeck=stribeck_curves(), behaviours=behaviours, reference=radau_stick_slip(),
-                        static={h: static_spring_block(h) for h in (1e-3, 1e-4)})
+                        static={h: static_spring_block(h) for h in (1e-3, 1e-4)}, stick_slip_map=stick_slip_map())
     breaks, slip, reference = behaviours.break_away, behaviours.stick_slip, data.reference
     summary = []
     for x0, entry in comparison.runs.items():
@@ -1121,7 +1314,16 @@ def run():
     summary.append(("peak slip speed: exponential / Radau", f"{slip.peak:.4f} / {reference.peak:.4f} m/s"))
     for h, entry in data.static.items():
         summary.append((f"static model, RK4 h = {h:g}: time stuck", f"{100 * entry.stuck_fraction:.0f} %"))
+    stick_map = data.stick_slip_map
+    first, last = 0, len(stick_map.k) - 1
+    summary.append((f"stick-slip map: largest v_pull with stick-slip at k = {stick_map.k[first]:g} / "
+                    f"{stick_map.k[last]:g} N/m (grid / estimate)",
+                    f"{stick_map.boundary[first]:.3f} / {stick_map.critical_v_pull[first]:.3f} and "
+                    f"{stick_map.boundary[last]:.3f} / {stick_map.critical_v_pull[last]:.3f} m/s"))
+    summary.append(("stick-slip map: largest real part of the linearised steady sliding",
+                    f"{stick_map.max_real_root:.3f} 1/s"))
     return ExperimentResult(summary=summary,
                             figures=[("lab08_sfunction", plot_seed_sfunction, data.comparison),
-                                     ("lab08_behaviours", plot_lugre_behaviours, data.behaviours)],
+                                     ("lab08_behaviours", plot_lugre_behaviours, data.behaviours),
+                                     ("lab08_stick_slip_map", plot_stick_slip_map, stick_map)],
                             data=data)

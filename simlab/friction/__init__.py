@@ -33,7 +33,10 @@ The package:
 * :mod:`simlab.friction.models`: the interface :class:`FrictionModel`, :class:`StaticFriction`,
   :class:`LuGre` (with the seed's S-function) and the parameter sets;
 * :mod:`simlab.friction.block`: the simulators of a block on a friction surface and of a
-  prescribed velocity.
+  prescribed velocity, their step loops as kernels (:mod:`simlab.jit`: compiled by numba when
+  installed);
+* :mod:`simlab.friction.sweep`: the same simulators for a batch of parameter sets at once
+  (:func:`spring_block_sweep`, :func:`block_with_force_sweep`).
 
 Everything is importable from ``simlab.friction`` directly. The revised LuGre model of lab09
 lives in :mod:`simlab.revised_lugre`, built on the same kernels and interface.
@@ -72,6 +75,7 @@ from simlab.friction.models import (
     static_friction,
     stribeck,
 )
+from simlab.friction.sweep import BlockSweep, block_with_force_sweep, spring_block_sweep
 
 __all__ = [
     "FrictionModel",
@@ -99,4 +103,7 @@ __all__ = [
     "spring_block",
     "block_with_force",
     "velocity_response",
+    "BlockSweep",
+    "spring_block_sweep",
+    "block_with_force_sweep",
 ]
