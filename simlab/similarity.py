@@ -26,12 +26,12 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import linalg, signal
+from scipy import linalg
 
+from simlab import recurrence
 from simlab.integrators import GRID_RTOL, NonFiniteStateError
 from simlab.lti import tf2ss
 from simlab.lti.forms import _as_tf
-from simlab.recurrence import block_recurrence, expm_minus_identity, held_input, triangular_recurrence
 from simlab.results import Result
 from simlab.validation import (
     HOLDS,
@@ -240,10 +240,10 @@ def discretize(A, B, T, hold="zoh"):
 
 
 def _block_states(A, B, x0, u, T, hold):
-    """The recurrence by time blocks with matrix-matrix products (:func:`block_recurrence`)."""
+    """The recurrence in time blocks with matrix products (:func:`simlab.recurrence.block_recurrence`)."""
     _, Gamma, Gamma_hat = _discretize(A, B, T, hold, period=_GRID_PERIOD)
-    Delta = expm_minus_identity(A * T)  # Phi - I to full accuracy
-    return block_recurrence(Delta, *held_input(u, Gamma, Gamma_hat, hold), x0)
+    Delta = recurrence.expm_minus_identity(A * T)  # Phi - I to full accuracy
+    return recurrence.block_recurrence(Delta, *recurrence.held_input(u, Gamma, Gamma_hat, hold), x0)
 
 
 def _loop_states(A, B, x0, u, T, hold):
@@ -268,8 +268,9 @@ def _triangular_states(R, Bz, z0, u, T, hold):
     # Delta = Phi_z - I = R Psi keeps full accuracy even where Phi_z is within 1e-4 of I.
     _, Gamma, Gamma_hat = _discretize(R, np.hstack([Bz, np.eye(n)]), T, hold, period=_GRID_PERIOD)
     Delta = np.triu(R @ Gamma[:, m:])
-    G, v = held_input(u, Gamma[:, :m], Gamma_hat[:, :m], hold)
-    return triangular_recurrence(Delta, v @ G.T, z0)
+    Gamma, Gamma_hat = Gamma[:, :m], Gamma_hat[:, :m]
+    w = u[:-1] @ (Gamma - Gamma_hat).T + u[1:] @ Gamma_hat.T  # (Gamma - Gamma_hat) u[k] + Gamma_hat u[k+1]
+    return recurrence.triangular_recurrence(Delta, w, z0)
 
 
 def _schur_states(A, B, x0, u, T, hold):
