@@ -396,16 +396,16 @@ def lsim(A, B, C, D, u, t, hold="zoh", x0=None, method="block"):
     oscillators need no special case), and L (about 100 at n = 3, 16 to 32 at n = 200) balances
     the Python steps against the extra work. ``benchmarks/discrete_similarity.py`` (2 cores,
     random stable systems, T = 1e-3, N = 1e4 and 1e5, interleaved, BLAS on one thread) measured
-    it at 0.03-0.07 of ``scipy.signal.lsim``'s time for n = 3 and 10, 0.12-0.17 for n = 50 and
+    it at 0.02-0.07 of ``scipy.signal.lsim``'s time for n = 3 and 10, 0.11-0.17 for n = 50 and
     0.27-0.59 for n = 200, with errors of 1e-15 to 4e-15 of the output against an
     extended-precision reference (scipy: 1e-14 to 1e-13; up to 1.5e-12 on undamped oscillators
     and integrators over 20,000 steps, see the tests). The other methods run the same
     recurrence differently. ``"schur"``: with the complex Schur form A = Q R Q^H the recurrence
     in z = Q^H x is triangular, each z_i a first-order recurrence run by ``scipy.signal.lfilter``
     plus one refinement step for phi_ii ~ 1; its n lfilter passes and the triangular coupling
-    (N n^2 / 2 complex multiply-adds in vector operations, not BLAS) cost 0.1-0.3 of scipy's time
-    for n = 3 and 10 but 1x at n = 50 and 6-8x at n = 200 (same benchmark, N = 1e4), so it is no
-    longer the default. ``"modal"`` diagonalizes A = V diag(lambda) V^{-1} (errors grow like
+    (N n^2 / 2 complex multiply-adds in vector operations, not BLAS) cost 0.07-0.3 of scipy's
+    time for n = 3 and 10 but 1x at n = 50 and 5-8x at n = 200 (same benchmark, N = 1e4), so it
+    is no longer the default. ``"modal"`` diagonalizes A = V diag(lambda) V^{-1} (errors grow like
     cond(V); defective A is refused); ``"loop"`` is :func:`lsim_loop`. The discrete transfer
     function (:func:`c2d`, then ``lfilter``) is not offered: with poles crowding near z = 1 at
     small T it loses many digits.
