@@ -202,12 +202,14 @@ def sizes():
             y_ref_all = reference_output(A, B, C, x0, u_all, T_SIZES, hold)
             for steps in STEPS:
                 t, u, y_ref = t_all[: steps + 1], u_all[: steps + 1], y_ref_all[: steps + 1]
+                case = {"A": A, "B": B, "C": C, "D": D, "u": u, "t": t, "hold": hold, "x0": x0}
                 runs = {
-                    "lsim": lambda: lsim(A, B, C, D, u, t, hold=hold, x0=x0).y,
-                    "scipy": lambda: signal.lsim((A, B, C, D), u, t, X0=x0, interp=hold == "foh")[1],
+                    "lsim": lambda c=case: lsim(**c).y,
+                    "scipy": lambda c=case: signal.lsim((c["A"], c["B"], c["C"], c["D"]), c["u"], c["t"],
+                                                        X0=c["x0"], interp=c["hold"] == "foh")[1],
                 }
                 if steps == min(STEPS):  # the former default, for the docstring's comparison
-                    runs["schur"] = lambda: lsim(A, B, C, D, u, t, hold=hold, x0=x0, method="schur").y
+                    runs["schur"] = lambda c=case: lsim(**c, method="schur").y
                 timing = interleaved(runs, rounds=5 if n * steps < 5e6 else 3)
                 scale = float(np.max(np.abs(y_ref)))
                 errors = {name: float(np.max(np.abs(timing.results[name] - y_ref))) / scale

@@ -62,5 +62,9 @@ def print_machine(note=""):
     threads = os.environ.get("OPENBLAS_NUM_THREADS") or os.environ.get("OMP_NUM_THREADS") or "default"
     print(f"os.cpu_count() = {os.cpu_count()}, BLAS threads: {threads}, load average "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if threads == "default" and os.getloadavg()[0] > (os.cpu_count() or 1):
+        print("note: the load is above the core count, and multi-threaded BLAS calls then wait for "
+              "their second thread;\n      to compare the algorithms rather than the scheduler, "
+              "run with OPENBLAS_NUM_THREADS=1")
     if note:
         print(note)

@@ -27,8 +27,7 @@ import math
 import numpy as np
 from scipy import signal
 
-__all__ = ["held_input", "expm_minus_identity", "block_length", "block_recurrence",
-           "triangular_recurrence"]
+__all__ = ["block_length", "block_recurrence", "expm_minus_identity", "held_input", "triangular_recurrence"]
 
 
 # --- The recurrence of a held input, and Delta = Phi - I to full accuracy ---

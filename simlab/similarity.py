@@ -26,12 +26,12 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import linalg, signal
+from scipy import linalg
 
+from simlab import recurrence
 from simlab.integrators import GRID_RTOL, NonFiniteStateError
 from simlab.lti import tf2ss
 from simlab.lti.forms import _as_tf
-from simlab.recurrence import block_recurrence, expm_minus_identity, held_input, triangular_recurrence
 from simlab.results import Result
 from simlab.validation import (
     HOLDS,
@@ -240,10 +240,10 @@ def discretize(A, B, T, hold="zoh"):
 
 
 def _block_states(A, B, x0, u, T, hold):
-    """The recurrence by time blocks with matrix-matrix products (:func:`block_recurrence`)."""
+    """The recurrence in time blocks with matrix products (:func:`simlab.recurrence.block_recurrence`)."""
     _, Gamma, Gamma_hat = _discretize(A, B, T, hold, period=_GRID_PERIOD)
-    Delta = expm_minus_identity(A * T)  # Phi - I to full accuracy
-    return block_recurrence(Delta, *held_input(u, Gamma, Gamma_hat, hold), x0)
+    Delta = recurrence.expm_minus_identity(A * T)  # Phi - I to full accuracy
+    return recurrence.block_recurrence(Delta, *recurrence.held_input(u, Gamma, Gamma_hat, hold), x0)
 
 
 def _loop_states(A, B, x0, u, T, hold):
@@ -268,8 +268,9 @@ def _triangular_states(R, Bz, z0, u, T, hold):
     # Delta = Phi_z - I = R Psi keeps full accuracy even where Phi_z is within 1e-4 of I.
     _, Gamma, Gamma_hat = _discretize(R, np.hstack([Bz, np.eye(n)]), T, hold, period=_GRID_PERIOD)
     Delta = np.triu(R @ Gamma[:, m:])
-    G, v = held_input(u, Gamma[:, :m], Gamma_hat[:, :m], hold)
-    return triangular_recurrence(Delta, v @ G.T, z0)
+    Gamma, Gamma_hat = Gamma[:, :m], Gamma_hat[:, :m]
+    w = u[:-1] @ (Gamma - Gamma_hat).T + u[1:] @ Gamma_hat.T  # (Gamma - Gamma_hat) u[k] + Gamma_hat u[k+1]
+    return recurrence.triangular_recurrence(Delta, w, z0)
 
 
 def _schur_states(A, B, x0, u, T, hold):
@@ -395,16 +396,16 @@ def lsim(A, B, C, D, u, t, hold="zoh", x0=None, method="block"):
     oscillators need no special case), and L (about 100 at n = 3, 16 to 32 at n = 200) balances
     the Python steps against the extra work. ``benchmarks/discrete_similarity.py`` (2 cores,
     random stable systems, T = 1e-3, N = 1e4 and 1e5, interleaved, BLAS on one thread) measured
-    it at 0.03-0.07 of ``scipy.signal.lsim``'s time for n = 3 and 10, 0.12-0.17 for n = 50 and
+    it at 0.02-0.07 of ``scipy.signal.lsim``'s time for n = 3 and 10, 0.11-0.17 for n = 50 and
     0.27-0.59 for n = 200, with errors of 1e-15 to 4e-15 of the output against an
     extended-precision reference (scipy: 1e-14 to 1e-13; up to 1.5e-12 on undamped oscillators
     and integrators over 20,000 steps, see the tests). The other methods run the same
     recurrence differently. ``"schur"``: with the complex Schur form A = Q R Q^H the recurrence
     in z = Q^H x is triangular, each z_i a first-order recurrence run by ``scipy.signal.lfilter``
     plus one refinement step for phi_ii ~ 1; its n lfilter passes and the triangular coupling
-    (N n^2 / 2 complex multiply-adds in vector operations, not BLAS) cost 0.1-0.3 of scipy's time
-    for n = 3 and 10 but 1x at n = 50 and 6-8x at n = 200 (same benchmark, N = 1e4), so it is no
-    longer the default. ``"modal"`` diagonalizes A = V diag(lambda) V^{-1} (errors grow like
+    (N n^2 / 2 complex multiply-adds in vector operations, not BLAS) cost 0.07-0.3 of scipy's
+    time for n = 3 and 10 but 1x at n = 50 and 5-8x at n = 200 (same benchmark, N = 1e4), so it
+    is no longer the default. ``"modal"`` diagonalizes A = V diag(lambda) V^{-1} (errors grow like
     cond(V); defective A is refused); ``"loop"`` is :func:`lsim_loop`. The discrete transfer
     function (:func:`c2d`, then ``lfilter``) is not offered: with poles crowding near z = 1 at
     small T it loses many digits.

@@ -302,7 +302,7 @@ def test_similarity_agrees_with_rk4_to_rk4_accuracy():
     1e-9 of the largest element output here (8e-10 measured at a = 12); both the element outputs
     (with their jump B_d r at t0+) and the system output."""
     for a in (2, 6, 12):
-        kwargs = dict(r=10, t_span=(0, 10), h=0.005)
+        kwargs = {"r": 10, "t_span": (0, 10), "h": 0.005}
         rk4 = simulate(seed_P(a), SEED_W, SEED_W0, SEED_WC, **kwargs)
         similarity = simulate(seed_P(a), SEED_W, SEED_W0, SEED_WC, method="similarity", **kwargs)
         scale = np.abs(rk4.x).max()
@@ -327,7 +327,10 @@ def test_similarity_is_exact_for_a_staircase_input_and_an_initial_state():
         if np.max(np.linalg.eigvals(sys.A).real) > 0.5:
             continue  # keep the responses of order 1 over the 4 s
         levels = rng.standard_normal(41)
-        r = lambda t, levels=levels: levels[min(int(round(t / 0.1, 9)), 40)]  # noqa: E731
+
+        def r(t, levels=levels):
+            return levels[min(int(round(t / 0.1, 9)), 40)]
+
         x0 = rng.standard_normal(n)
         result = simulate(P, W, W0, Wc, r=r, t_span=(0, 4), h=0.1, x0=x0, method="similarity")
         t = np.linspace(0, 4, 41)
@@ -362,7 +365,7 @@ def test_similarity_batch_equals_separate_runs_and_two_inputs():
         alone = simulate(seed_P(a), SEED_W, SEED_W0, SEED_WC, r=10, t_span=(0, 8), h=0.1, method="similarity")
         np.testing.assert_allclose(batch.y[:, j], alone.y, rtol=1e-13, atol=1e-13)
     W0_two = [[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]]
-    kwargs = dict(t_span=(0, 8), h=0.1, method="similarity")
+    kwargs = {"t_span": (0, 8), "h": 0.1, "method": "similarity"}
     both = simulate(seed_P(2), SEED_W, W0_two, SEED_WC, r=[10.0, 2.0], **kwargs)
     parts = [simulate(seed_P(2), SEED_W, W0_two, SEED_WC, r=r, **kwargs).y for r in ([10.0, 0.0], [0.0, 2.0])]
     np.testing.assert_allclose(both.y, parts[0] + parts[1], rtol=0, atol=1e-12)
