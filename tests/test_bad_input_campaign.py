@@ -15,7 +15,7 @@ from campaign import NAN, Spec, run_spec
 from simlab import implicit, integrators, lti, multistep, nonlinear, realtime, response, revised_lugre, similarity
 from simlab import stability, structure, variable_step
 from simlab import elementwise
-from simlab.friction import block, models
+from simlab.friction import block, models, sweep
 from simlab.plants import dc_motor, pneumatic
 
 F = lambda t, x: -x  # noqa: E731 - a right-hand side for the integrators
@@ -210,6 +210,15 @@ SPECS = [
          dict(model=LUGRE, force=lambda t: 0.5 * t, m=1.0, t_end=0.1, h=1e-3),
          dict(force="callable", m="positive", t_end="positive", h="positive", method="choice", x0="real", v0="real",
               z0="real")),
+    Spec("friction.spring_block_sweep", sweep.spring_block_sweep,
+         dict(model=LUGRE, k=[2.0, 4.0], v_pull=0.1, m=1.0, t_end=0.1, h=1e-3),
+         dict(k="positive", v_pull="real", m="positive", t_end="positive", h="positive", method="choice",
+              x0="real", v0="real", z0="real"),
+         ok={"k": [[1.0, 2.0]], "v_pull": [[1.0, 2.0]], "m": [[1.0, 2.0]]}, extra=[("model", None)]),
+    Spec("friction.block_with_force_sweep", sweep.block_with_force_sweep,
+         dict(model=LUGRE, force=lambda t: 0.5 * t, m=[1.0, 2.0], t_end=0.1, h=1e-3),
+         dict(force="callable", m="positive", t_end="positive", h="positive", method="choice", x0="real",
+              v0="real", z0="real"), ok={"m": [[1.0, 2.0]]}),
     Spec("friction.velocity_response", block.velocity_response, dict(model=LUGRE, v=[0.0, 0.1, 0.1], T=1e-3),
          dict(v="vector", T="positive", method="choice", z0="real")),
     # revised LuGre
