@@ -49,7 +49,8 @@ from scipy import linalg, signal, stats
 
 import simlab
 from simlab.lti import feedback, tf2ss
-from simlab.similarity import c2d, lsim, lsim_loop
+from simlab.digital import c2d
+from simlab.similarity import lsim, lsim_loop
 
 R = 5.0  # step amplitude
 T = 1e-4  # sample period = RK4 step

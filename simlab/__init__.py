@@ -56,7 +56,8 @@ _LAZY = {
     "simlab.implicit": ("trapezoidal", "bdf2"),
     "simlab.lti": ("tf2ss", "ss2tf", "tf2zp", "zp2tf", "ss2zp", "zp2ss", "series", "parallel",
                    "feedback", "minreal", "balred", "hankel_singular_values", "TF"),
-    "simlab.similarity": ("discretize", "lsim", "lsim_loop", "c2d", "LinearResponse"),
+    "simlab.similarity": ("discretize", "lsim", "lsim_loop", "LinearResponse"),
+    "simlab.digital": ("c2d",),
     "simlab.structure": ("closed_loop",),
 }
 _LAZY_NAMES = {name: module for module, names in _LAZY.items() for name in names}

@@ -13,7 +13,7 @@ import pytest
 
 from campaign import NAN, Spec, run_spec
 from simlab import implicit, integrators, lti, multistep, nonlinear, realtime, response, revised_lugre, similarity
-from simlab import stability, structure, variable_step
+from simlab import digital, stability, structure, variable_step
 from simlab import elementwise
 from simlab.friction import block, models, sweep
 from simlab.plants import dc_motor, pneumatic
@@ -152,7 +152,7 @@ SPECS = [
            extra=[("t", np.array([0.0, 0.1, 0.3])), ("u", np.ones(5)), ("A", [[1000.0, 0.0], [0.0, -1.0]])],
            ok={"D": [None], "x0": [None]})
       for name in ("lsim", "lsim_loop")],
-    Spec("similarity.c2d", similarity.c2d, dict(num=[1.0], den=[1.0, 1.0], T=0.1),
+    Spec("digital.c2d", digital.c2d, dict(num=[1.0], den=[1.0, 1.0], T=0.1),
          dict(num="coefficients", den="coefficients", T="positive", method="choice")),
     Spec("similarity.discretize overflow", similarity.discretize, dict(A=[[-1.0]], B=[[1.0]], T=1.0), {},
          extra=[("A", [[1000.0]])]),

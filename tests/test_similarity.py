@@ -23,8 +23,9 @@ from scipy import integrate, linalg, signal, stats
 
 import simlab.similarity as similarity
 from simlab import recurrence
+from simlab.digital import c2d
 from simlab.integrators import NonFiniteStateError
-from simlab.similarity import c2d, discretize, lsim, lsim_loop
+from simlab.similarity import discretize, lsim, lsim_loop
 
 RTOL = 1e-11
 

@@ -453,7 +453,7 @@ def discretized(T=T_SAMPLE, num=G_NUM, den=G_DEN):
         ``zoh``, ``foh`` and ``tustin``: each a :class:`TransferFunction` (numd, dend),
         descending powers of z; and the sample period ``T``.
     """
-    from simlab.similarity import c2d
+    from simlab.digital import c2d
 
     models = {method: TransferFunction(*c2d(num, den, T, method=method)) for method in ("zoh", "foh", "tustin")}
     return Discretization(T=T, **models)

@@ -20,7 +20,7 @@ models only (deg num <= deg den); state-space arguments follow the shape rules o
 for a constant).
 
 Used in lab03, the modelling lab of seed 003 (实验一 系统建模的MATLAB实现), whose example is
-G(s) = (s+8)(s^2+2s+5) / ((2s+3)(3s^2+4s+13)), and by :mod:`simlab.similarity` (``c2d``).
+G(s) = (s+8)(s^2+2s+5) / ((2s+3)(3s^2+4s+13)), and by :mod:`simlab.digital` (``c2d``).
 
 Examples
 --------
