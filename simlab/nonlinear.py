@@ -32,7 +32,11 @@ class _Static:
 
     def step(self, u):
         """Output for one input sample (same as calling the element)."""
-        return self(u)
+        return self._advance(as_finite_scalar(u, "u"))
+
+    def _advance(self, u):
+        """``step`` for a finite float u, unchecked: the per-step call of the simulation loops."""
+        return float(self._map(np.asarray(u)))
 
     def response(self, u):
         """Output for a sequence of inputs, shape of ``u``."""
@@ -69,6 +73,9 @@ class Saturation(_Static):
     def _map(self, u):
         return self.gain * np.clip(u, -self.limit, self.limit)
 
+    def _advance(self, u):
+        return self.gain * min(max(u, -self.limit), self.limit)  # = _map for a float
+
     def __repr__(self):
         return f"Saturation(limit={self.limit:g}, gain={self.gain:g})"
 
@@ -99,6 +106,9 @@ class DeadZone(_Static):
 
     def _map(self, u):
         return self.gain * (u - np.clip(u, -self.width, self.width))
+
+    def _advance(self, u):
+        return self.gain * (u - min(max(u, -self.width), self.width))  # = _map for a float
 
     def __repr__(self):
         return f"DeadZone(width={self.width:g}, gain={self.gain:g})"
@@ -145,7 +155,10 @@ class Backlash:
 
     def step(self, u):
         """Advance by one input sample and return the output."""
-        u = as_finite_scalar(u, "u")
+        return self._advance(as_finite_scalar(u, "u"))
+
+    def _advance(self, u):
+        """``step`` for a finite float u, unchecked: the per-step call of the simulation loops."""
         upper = self.gain * (u - self.width)  # pushing up against the gap
         lower = self.gain * (u + self.width)  # pushing down
         if upper > self.y:
@@ -222,7 +235,10 @@ class Relay:
 
     def step(self, u):
         """Advance by one input sample and return the output."""
-        u = as_finite_scalar(u, "u")
+        return self._advance(as_finite_scalar(u, "u"))
+
+    def _advance(self, u):
+        """``step`` for a finite float u, unchecked: the per-step call of the simulation loops."""
         if self.hysteresis == 0:
             self.y = float(self._map(np.asarray(u)))
         elif u > self.hysteresis:

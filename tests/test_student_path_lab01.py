@@ -11,7 +11,8 @@ For every lab module that lists its tasks (``TASKS``), its catalogue of typical 
 3. Each documented parameter, set to another value in the solution, leaves every check of the
    solved lab ``[correct]`` (no ``[not yet]`` line, no error).
 4. The solved lab itself checks ``[correct]`` everywhere (hints shown on purpose print as
-   ``[expected hint]``).
+   ``[expected hint]``): read from the solution's stored outputs, which nbval, in the same test
+   run, checks against a fresh execution.
 """
 
 from student_path import lab_tests

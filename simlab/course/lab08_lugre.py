@@ -644,8 +644,12 @@ def continuous_response(model, velocity, t):
     """
     from scipy.integrate import solve_ivp
 
-    solution = solve_ivp(lambda tt, z: model.zdot(velocity(tt), z), (t[0], t[-1]), [0.0], t_eval=t,
-                         method="Radau", rtol=1e-10, atol=1e-13)
+    def zdot(tt, z):  # model.zdot(velocity(tt), z) without its argument checks, from the same kernels
+        v = float(velocity(tt))
+        g = stribeck_level(v, model.Fc, model.Fs, model.vs, model.n)
+        return [lugre_rates(v, float(z[0]), g, model.sigma0, model.sigma1, model.sigma2)[0]]
+
+    solution = solve_ivp(zdot, (t[0], t[-1]), [0.0], t_eval=t, method="Radau", rtol=1e-10, atol=1e-13)
     z = solution.y[0]
     return z, model.force(velocity(t), z)
 
@@ -846,7 +850,7 @@ def _radau_stick_slip(t_end, k, v_pull):
     from scipy.integrate import solve_ivp
 
     solution = solve_ivp(spring_block_rhs, (0, t_end), [0, 0, 0], args=(k, v_pull), method="Radau",
-                         rtol=1e-9, atol=1e-12, max_step=1e-2, dense_output=True)
+                         rtol=1e-9, atol=1e-12, dense_output=True)
     t = np.linspace(0, t_end, round(t_end / 1e-4) + 1)
     return stick_slip_metrics(t, solution.sol(t)[1])
 
