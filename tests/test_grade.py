@@ -234,7 +234,7 @@ def main_run(tmp_path_factory, limits_run):
     out = tmp_path_factory.mktemp("lab01_grades")
     start = time.perf_counter()
     files = sorted(folder.iterdir())  # a folder stands for its .ipynb files; notes.txt is named
-    report = grade("lab01", files, out, GradeOptions(cell_timeout=20, timeout=240, memory=4096, jobs=3))
+    report = grade("lab01", files, out, GradeOptions(cell_timeout=10, timeout=240, memory=4096, jobs=3))
     seconds = time.perf_counter() - start
     print(f"\nsimlab grade on {len(expected)} lab01 submissions: {seconds:.1f} s (pytest -s shows the CSV)")
     print((out / "grades.csv").read_text(encoding="utf-8"))
@@ -295,7 +295,7 @@ def test_a_tampered_self_check_gains_nothing(main_run):
 
 def test_an_endless_cell_is_interrupted_and_the_rest_still_counts(main_run):
     feedback = (main_run["out"] / "feedback" / "infinite_loop.md").read_text()
-    assert "the cell that computes y_euler did not finish within 20 s and was interrupted" in feedback
+    assert "the cell that computes y_euler did not finish within 10 s and was interrupted" in feedback
 
 
 def test_rows_that_are_not_graded_say_why(main_run):
