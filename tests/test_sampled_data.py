@@ -209,6 +209,27 @@ def test_stability_limit_agrees_with_poles_in_z_and_with_simulation(method):
         assert (late > 3 * early) == grows and (late < early / 3) == (not grows)
 
 
+def test_stability_limit_of_the_seed_plant_with_a_tustin_pi_is_the_nyquist_condition():
+    """Oracle: python-control's c2d of the seed's plant 1/(s^3 + 4 s^2 + 8 s + 5) (zoh), and
+    scipy's brentq. The Tustin PI is Kp at z = -1 ((z + 1) cancels the integral term), so a
+    crossing at z = -1 happens where 1 + Kp P_d(-1) = 0, whatever Ki: for Kp = 10, Ki = 4 the
+    limit is that root, and equals the limit of the proportional controller 10."""
+    from scipy.optimize import brentq
+
+    seed = control.tf([1.0], [1.0, 4.0, 8.0, 5.0])
+    A, B, C, D = control.ssdata(control.tf2ss(seed))
+
+    def nyquist(T):
+        return 1.0 + 10.0 * np.real(control.c2d(seed, T)(-1.0))
+
+    reference = brentq(nyquist, 1.5, 1.95, xtol=1e-14)
+    limit = stability_limit(A, B, C, D, *analog_pid(10.0, 4.0), method="tustin")
+    assert abs(limit.T - reference) < 1e-11 * reference
+    np.testing.assert_allclose(limit.critical_poles, [-1.0], atol=1e-9)
+    assert abs(stability_limit(A, B, C, D, [10.0], [1.0]).T - reference) < 1e-11 * reference
+    assert stability_limit(A, B, C, D, [1.0], [1.0]).T == math.inf  # the seed's own loop, K = 1
+
+
 def test_stability_limit_refuses_an_unstable_analog_loop():
     """Oracle: Routh. G2 with the PI 0.8 + 20/s: s^3 + 2 s^2 + 9 s + 100 has 2 * 9 < 100."""
     with pytest.raises(ValueError, match="analog closed loop"):
