@@ -301,7 +301,8 @@ def _sympy_matched(num, den, T):
 @pytest.mark.parametrize("num, den", [([1.5, 1.0], [1.0, 0.0]),            # PI 1.5 + 1/s
                                       ([7.0, 23.0, 30.0], [1.0, 10.0, 0.0]),  # PID 2 + 3/s + 0.5 * 10 s/(s + 10)
                                       ([11.0], [1.0, 1.0, 0.0]),            # 11 / (s (s + 1)), r = 2
-                                      ([2.0, 1.0], [1.0, 3.0, 2.0])])       # no s = 0 roots, r = 1
+                                      ([2.0, 1.0], [1.0, 3.0, 2.0]),        # no s = 0 roots, r = 1
+                                      ([1.0, 0.0], [1.0, 1.0])])            # washout s/(s + 1), k = -1
 def test_matched_pi_and_pid_follow_the_definition(num, den):
     """Oracle: sympy, the matched pole-zero mapping from its definition (exact roots, limits)."""
     numd, dend = c2d(num, den, 0.25, method="matched")
