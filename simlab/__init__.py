@@ -16,6 +16,10 @@ concept of the course:
   connections and model reduction (MATLAB-style names: ``tf2ss``, ``feedback``, ...).
 * :mod:`simlab.similarity`: the discrete similarity method (离散相似法): ``discretize``,
   ``lsim``, ``c2d``.
+* :mod:`simlab.digital`: discrete transfer functions and digital controllers: ``c2d`` (zoh, foh,
+  Tustin, matched pole-zero), ``digital_pid``, ``DigitalController`` (a difference equation).
+* :mod:`simlab.sampled_data`: sampled-data loops (采样控制系统): ``simulate_sampled`` (multirate,
+  zero-order hold), ``discrete_closed_loop`` (poles in z), ``stability_limit`` (in T).
 * :mod:`simlab.structure`: structure-graph simulation (面向结构图的仿真) with connection matrices.
 * :mod:`simlab.elementwise`: per-element discrete similarity with nonlinear elements.
 * :mod:`simlab.nonlinear`: saturation, dead zone, backlash, relay.
@@ -57,7 +61,9 @@ _LAZY = {
     "simlab.lti": ("tf2ss", "ss2tf", "tf2zp", "zp2tf", "ss2zp", "zp2ss", "series", "parallel",
                    "feedback", "minreal", "balred", "hankel_singular_values", "TF"),
     "simlab.similarity": ("discretize", "lsim", "lsim_loop", "LinearResponse"),
-    "simlab.digital": ("c2d",),
+    "simlab.digital": ("c2d", "digital_pid", "DigitalController"),
+    "simlab.sampled_data": ("simulate_sampled", "discrete_closed_loop", "stability_limit", "intersample_ripple",
+                            "SampledDataResult"),
     "simlab.structure": ("closed_loop",),
 }
 _LAZY_NAMES = {name: module for module, names in _LAZY.items() for name in names}

@@ -14,6 +14,7 @@ import pytest
 from campaign import NAN, Spec, run_spec
 from simlab import implicit, integrators, lti, multistep, nonlinear, realtime, response, revised_lugre, similarity
 from simlab import digital, stability, structure, variable_step
+from simlab import sampled_data
 from simlab import elementwise
 from simlab.friction import block, models, sweep
 from simlab.plants import dc_motor, pneumatic
@@ -32,6 +33,8 @@ SEED_P = [[0.1, 1.0, 0.5, 1.0], [0.0, 1.0, 1.0, 0.0], [1.0, 1.0, 2.0, 1.0]]
 SEED_W = [[0.0, 0.0, -1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]
 T20 = np.linspace(0.0, 1.0, 21)
 DESIGN = dc_motor.design_regulators()
+PI_CONTROLLER = digital.DigitalController.from_analog([1.0, 1.0], [1.0, 0.0], T=0.2)
+SAMPLED_RUN = sampled_data.simulate_sampled(A2, B2, C2, 0.0, PI_CONTROLLER, t_end=1.0, N=2)
 
 
 def _memory():
@@ -154,6 +157,49 @@ SPECS = [
       for name in ("lsim", "lsim_loop")],
     Spec("digital.c2d", digital.c2d, dict(num=[1.0], den=[1.0, 1.0], T=0.1),
          dict(num="coefficients", den="coefficients", T="positive", method="choice")),
+    # digital controllers and sampled-data loops (issue 16)
+    Spec("digital.analog_pid", digital.analog_pid, dict(Kp=2.0, Ki=3.0, Kd=0.5, N=10.0),
+         dict(Kp="real", Ki="real", Kd="real", N="positive"), ok={"N": [None]}, extra=[("N", None)]),
+    Spec("digital.digital_pid", digital.digital_pid, dict(Kp=2.0, Ki=3.0, Kd=0.0, T=0.1),
+         dict(Kp="real", Ki="real", Kd="real", T="positive", method="choice", N="positive"), ok={"N": [None]},
+         extra=[("method", "zoh"), ("Kd", 1.0)]),
+    Spec("digital.c2d matched", digital.c2d, dict(num=[1.0, 2.0], den=[1.0, 3.0, 0.0], T=0.1, method="matched"),
+         dict(num="coefficients", den="coefficients", T="positive"), extra=[("den", [1.0, -10000.0])]),
+    Spec("digital.DigitalController", digital.DigitalController, dict(numd=[3.0, -1.0], dend=[1.0, -1.0], T=0.5),
+         dict(numd="coefficients", dend="coefficients", T="positive"),
+         extra=[("dend", [0.0, 1.0]), ("numd", [1.0, 2.0, 3.0]), ("method", 3)]),
+    Spec("DigitalController.from_analog", digital.DigitalController.from_analog,
+         dict(num=[2.0, 4.0], den=[1.0, 0.0], T=0.5), dict(num="coefficients", den="coefficients", T="positive",
+                                                           method="choice")),
+    Spec("DifferenceEquation.step", lambda e: PI_CONTROLLER.start().step(e), dict(e=1.0), dict(e="real")),
+    Spec("digital.DifferenceEquation", digital.DifferenceEquation, dict(controller=PI_CONTROLLER), {},
+         extra=[("controller", [1.0, 2.0]), ("controller", None)]),
+    Spec("sampled_data.simulate_sampled", sampled_data.simulate_sampled,
+         dict(A=A2, B=B2, C=C2, D=0.0, controller=PI_CONTROLLER, t_end=1.0),
+         dict(A="matrix", B="matrix", C="matrix", D="matrix", t_end="positive", r="real", N="posint",
+              plant_method="choice", x0="state"), ok={"D": [None], "x0": [None]},
+         extra=[("controller", "pi"), ("D", [[1.0]]), ("r", lambda t: np.nan), ("N", 10**6), ("x0", [1.0, 2.0, 3.0]),
+                ("B", [[1.0, 0.0], [0.0, 1.0]]), ("t_end", 1e12)]),
+    Spec("sampled_data.discrete_closed_loop", sampled_data.discrete_closed_loop,
+         dict(A=A2, B=B2, C=C2, D=0.0, controller=PI_CONTROLLER),
+         dict(A="matrix", B="matrix", C="matrix", D="matrix"), ok={"D": [None]},
+         extra=[("controller", None), ("D", [[2.0]]), ("C", [[1.0, 0.0], [0.0, 1.0]])]),
+    Spec("DiscreteClosedLoop.response",
+         lambda t_end, r=1.0, x0=None: sampled_data.discrete_closed_loop(A2, B2, C2, 0.0, PI_CONTROLLER).response(
+             t_end, r, x0), dict(t_end=1.0), dict(t_end="positive", r="real", x0="state"), ok={"x0": [None]},
+         extra=[("r", lambda t: "up"), ("x0", [1.0]), ("t_end", 1e12)]),
+    Spec("DiscreteClosedLoop.response unstable",
+         lambda t_end: sampled_data.discrete_closed_loop(A2, B2, C2, 0.0, digital.DigitalController([-40.0], [1.0], T=1.0))
+         .response(t_end), dict(t_end=10.0), {}, extra=[("t_end", 1e4)]),
+    Spec("sampled_data.stability_limit", sampled_data.stability_limit,
+         dict(A=A2, B=B2, C=C2, D=0.0, num=[1.0, 1.0], den=[1.0, 0.0]),
+         dict(A="matrix", B="matrix", C="matrix", D="matrix", num="coefficients", den="coefficients",
+              method="choice", T_max="positive"), ok={"D": [None], "T_max": [None]},
+         extra=[("num", [1.0, 100.0]), ("num", [1.0, 2.0, 3.0]), ("D", [[1.0]])]),
+    Spec("sampled_data.intersample_ripple", sampled_data.intersample_ripple, dict(result=SAMPLED_RUN), {},
+         extra=[("result", None), ("result", "run")]),
+    Spec("Ripple.largest_after", sampled_data.intersample_ripple(SAMPLED_RUN).largest_after, dict(t0=0.5),
+         dict(t0="real")),
     Spec("similarity.discretize overflow", similarity.discretize, dict(A=[[-1.0]], B=[[1.0]], T=1.0), {},
          extra=[("A", [[1000.0]])]),
     # structure and elementwise
