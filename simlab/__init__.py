@@ -15,7 +15,7 @@ concept of the course:
 * :mod:`simlab.lti`: transfer function, zero-pole-gain and state space; conversions,
   connections and model reduction (MATLAB-style names: ``tf2ss``, ``feedback``, ...).
 * :mod:`simlab.similarity`: the discrete similarity method (离散相似法): ``discretize``,
-  ``lsim``, ``c2d``.
+  ``lsim``.
 * :mod:`simlab.digital`: discrete transfer functions and digital controllers: ``c2d`` (zoh, foh,
   Tustin, matched pole-zero), ``digital_pid``, ``DigitalController`` (a difference equation).
 * :mod:`simlab.sampled_data`: sampled-data loops (采样控制系统): ``simulate_sampled`` (multirate,
