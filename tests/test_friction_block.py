@@ -118,9 +118,12 @@ def _numpy_rates(t, state):
 
 def test_explicit_rk4_agrees_with_the_integrators_on_numpy_scalars():
     """The old path gave the integrators numpy scalars (numpy's exp); the kernel works on floats
-    (math.exp): the two differ in the last bits, far below 1e-12 at a stable step."""
-    result = spring_block(MODEL, 2.0, 0.1, 1.0, 8.0, 5e-5, method="rk4")
-    _, states = integrators.rk4(_numpy_rates, (0.0, 8.0), [0.0, 0.0, 0.0], 5e-5)
+    (math.exp): the two differ in the last bits, far below 1e-12 at a stable step. The spring
+    starts stretched by 0.7 m (1.4 N, just under the break-away force), so that 3.5 s hold the
+    end of a stick, a whole slip and the next stick."""
+    result = spring_block(MODEL, 2.0, 0.1, 1.0, 3.5, 5e-5, method="rk4", x0=-0.7)
+    _, states = integrators.rk4(_numpy_rates, (0.0, 3.5), [-0.7, 0.0, 0.0], 5e-5)
+    assert np.max(states[:, 1]) > 0.3 and abs(states[-1, 1]) < 1e-3  # a slip, then sticking again
     for column, name in enumerate("xvz"):
         scale = np.max(np.abs(states[:, column]))
         np.testing.assert_allclose(getattr(result, name), states[:, column], rtol=0, atol=1e-12 * scale)
