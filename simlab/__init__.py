@@ -20,6 +20,9 @@ concept of the course:
   Tustin, matched pole-zero), ``digital_pid``, ``DigitalController`` (a difference equation).
 * :mod:`simlab.sampled_data`: sampled-data loops (采样控制系统): ``simulate_sampled`` (multirate,
   zero-order hold), ``discrete_closed_loop`` (poles in z), ``stability_limit`` (in T).
+* :mod:`simlab.delay`, :mod:`simlab.delay_approximation`: pure delay (纯延迟环节): the exact
+  delayed recurrence behind ``lsim(..., input_delay=tau)``, the shift register ``DelayLine``,
+  Padé approximants (``pade``) against the exact delay.
 * :mod:`simlab.structure`: structure-graph simulation (面向结构图的仿真) with connection matrices.
 * :mod:`simlab.elementwise`: per-element discrete similarity with nonlinear elements.
 * :mod:`simlab.nonlinear`: saturation, dead zone, backlash, relay.
@@ -59,7 +62,7 @@ _LAZY = {
     "simlab.realtime": ("simulate_real_time",),
     "simlab.implicit": ("trapezoidal", "bdf2"),
     "simlab.lti": ("tf2ss", "ss2tf", "tf2zp", "zp2tf", "ss2zp", "zp2ss", "series", "parallel",
-                   "feedback", "minreal", "balred", "hankel_singular_values", "TF"),
+                   "feedback", "minreal", "balred", "hankel_singular_values", "TF", "pade"),
     "simlab.similarity": ("discretize", "lsim", "lsim_loop", "LinearResponse"),
     "simlab.digital": ("c2d", "digital_pid", "DigitalController"),
     "simlab.sampled_data": ("simulate_sampled", "discrete_closed_loop", "stability_limit", "intersample_ripple",

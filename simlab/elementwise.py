@@ -28,6 +28,12 @@ is computed from the current input, y[k+1] = (C u[k] + D (u[k] - u[k-1]) / T) / 
 Element types of the seed's table (the ``kind`` returned by :func:`element_kind`): integral,
 PI, inertia, lead-lag (proportional-inertia), proportional, PD.
 
+A pure delay (纯延迟环节) e^{-tau s} on the input or output of an element (``delays=``) is a
+shift register of past samples, :class:`simlab.delay.DelayLine` (seed 003, 3.4): the value
+tau back, interpolated linearly between the two samples around it when tau is not a multiple
+of T. It is exact for tau = d T (then it adds no error to the method's own), and otherwise errs
+by at most theta (T - theta) / 2 max|u''| on the delayed signal (theta = tau - d T).
+
 Used in lab06 (nonlinear elements) and lab07 (DC motor drive).
 """
 
@@ -39,6 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simlab.delay import DelayLine, as_delay
 from simlab.integrators import NonFiniteStateError, time_grid
 from simlab.structure import StructureResult, closed_loop
 from simlab.validation import (
@@ -190,7 +197,18 @@ def _require_finite_coefficients(c, row, T):
     )
 
 
-def _check_nonlinear(nonlinear, n):
+def _place(key, n, name):
+    """(0-based element, 'input' or 'output') of a key (1-based element, place) of ``name``."""
+    if not (isinstance(key, tuple) and len(key) == 2 and key[1] in (INPUT, OUTPUT)):
+        raise ValueError(
+            f"{name} keys must be (element number, 'input' or 'output'), e.g. (2, 'output'); got {key!r}.")
+    index, where = key
+    if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 1 <= index <= n:
+        raise ValueError(f"{name}: element number must be 1..{n} (1-based, as in the seed), got {index!r}.")
+    return int(index) - 1, where
+
+
+def _check_nonlinear(nonlinear, n, T):
     if nonlinear is None:
         return {}
     if not isinstance(nonlinear, Mapping):
@@ -200,18 +218,42 @@ def _check_nonlinear(nonlinear, n):
         )
     placed = {}
     for key, element in nonlinear.items():
-        if not (isinstance(key, tuple) and len(key) == 2 and key[1] in (INPUT, OUTPUT)):
-            raise ValueError(
-                f"nonlinear keys must be (element number, 'input' or 'output'), e.g. (2, 'output'); "
-                f"got {key!r}."
-            )
-        index, where = key
-        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 1 <= index <= n:
-            raise ValueError(f"nonlinear: element number must be 1..{n} (1-based, as in the seed), got {index!r}.")
+        place = _place(key, n, "nonlinear")
         if not hasattr(element, "step"):
             raise TypeError(f"nonlinear[{key!r}] must be a simlab.nonlinear element with .step(u), got {element!r}.")
-        placed[(int(index) - 1, where)] = element
+        if isinstance(element, DelayLine) and element.h != T:
+            raise ValueError(f"nonlinear[{key!r}] is {element!r}, whose sample spacing h is not the step "
+                             f"T = {T!r}: pass the delay as delays={{{key!r}: {element.tau!r}}} instead.")
+        placed[place] = element
     return placed
+
+
+def _check_delays(delays, n, T):
+    """{(element, place): DelayLine(tau, T)} from ``delays`` {(i, 'input'|'output'): tau}."""
+    if delays is None:
+        return {}
+    if not isinstance(delays, Mapping):
+        raise TypeError(f"delays must be a dict {{(element number, 'input' or 'output'): tau}}, e.g. "
+                        f"{{(1, 'input'): 0.5}}; got {describe(delays)}.")
+    lines = {}
+    for key, tau in delays.items():
+        place, tau = _place(key, n, "delays"), as_delay(tau, f"delays[{key!r}]")
+        try:
+            lines[place] = DelayLine(tau, T)
+        except ValueError as error:  # a register too long for MAX_STEPS
+            raise ValueError(f"delays[{key!r}] = {tau!r} with T = {T!r}: {error}") from None
+    return lines
+
+
+def _chains(placed, lines):
+    """What acts on each signal, in order: on an input the delay, then the nonlinear element;
+    on an output the nonlinear element, then the delay (the delay always outermost)."""
+    chains = {}
+    for place in sorted(set(placed) | set(lines)):
+        parts = [placed.get(place), lines.get(place)]
+        chain = parts[::-1] if place[1] == INPUT else parts
+        chains[place] = tuple(element for element in chain if element is not None)
+    return chains
 
 
 def _grid(t_span, T):
@@ -230,7 +272,11 @@ def _why_unstable(P, W, W0, Wc, T, placed):
         largest = float(np.max(np.linalg.eigvals(closed_loop(P, W, W0, Wc)[0]).real))
     except ValueError:  # static elements (B_i = 0): no continuous state equation to compare with
         return f"Check the graph for an unstable loop, or try a smaller T, such as {T / 10:.3g}."
-    linear = " (without its nonlinear elements)" if placed else ""
+    elements = [element for chain in placed.values() for element in chain]
+    left_out = [what for what, present in (
+        ("nonlinear elements", any(not isinstance(element, DelayLine) for element in elements)),
+        ("delays", any(isinstance(element, DelayLine) for element in elements))) if present]
+    linear = f" (without its {' and '.join(left_out)})" if left_out else ""
     if largest > 0:
         return (f"The structure graph itself is unstable{linear}: its continuous closed loop has an "
                 f"eigenvalue with real part {largest:.3g} > 0, so the response grows without bound "
@@ -253,11 +299,11 @@ def _blow_up(outputs, rows, t, T, hold, graph, placed):
     )
 
 
-def simulate_elements(P, W, W0, Wc, r, t_span, T, hold="zoh", nonlinear=None):
-    """Simulate a structure graph by per-element discrete similarity, with nonlinear elements.
+def simulate_elements(P, W, W0, Wc, r, t_span, T, hold="zoh", nonlinear=None, delays=None):
+    """Simulate a structure graph by per-element discrete similarity, with nonlinear elements and delays.
 
-    Each step: u[k] = W y[k] + W0 r(t_k); input nonlinearities act on u; every element advances by
-    its own discrete update; output nonlinearities act on the new outputs.
+    Each step: u[k] = W y[k] + W0 r(t_k); input delays and nonlinearities act on u; every element
+    advances by its own discrete update; output nonlinearities and delays act on the new outputs.
 
     Parameters
     ----------
@@ -272,6 +318,12 @@ def simulate_elements(P, W, W0, Wc, r, t_span, T, hold="zoh", nonlinear=None):
     nonlinear : dict, optional
         ``{(i, "input"|"output"): element}`` with i the 1-based element number and element a
         :mod:`simlab.nonlinear` object (its memory is reset at the start).
+    delays : dict, optional
+        ``{(i, "input"|"output"): tau}``: a pure delay e^{-tau s} (tau >= 0, in the unit of t)
+        on the input or output of element i, a :class:`simlab.delay.DelayLine` with spacing T
+        (exact for tau a multiple of T, linear interpolation otherwise). The signal is zero
+        before t0. On an input the delay acts before a nonlinear element at the same place, on
+        an output after it. Used in lab11 (a loop with dead time).
 
     Returns
     -------
@@ -283,11 +335,14 @@ def simulate_elements(P, W, W0, Wc, r, t_span, T, hold="zoh", nonlinear=None):
     ------
     TypeError
         If an argument is not numeric, ``nonlinear`` is not a dict or holds something that is
-        not a nonlinear element, or ``r`` (or what ``r(t)`` returns) is not real.
+        not a nonlinear element, ``delays`` is not a dict, or ``r`` (or what ``r(t)`` returns) is
+        not real.
     ValueError
         For the graph errors of :func:`simlab.structure.closed_loop` (a batch P is refused too);
         T not finite and positive or not dividing the span (the message names T); a bad
-        ``t_span``, hold or nonlinear key; an input r that is NaN or inf, or a function r(t)
+        ``t_span``, hold, nonlinear or delays key; a delay that is not a finite number >= 0 (or
+        needs a register longer than ``simlab.guards.MAX_STEPS`` samples); a DelayLine in
+        ``nonlinear`` whose spacing is not T; an input r that is NaN or inf, or a function r(t)
         that returns NaN, inf or the wrong shape (the message names r and t); an element whose
         coefficients overflow (see :func:`discretize_element`).
     NonFiniteStateError
@@ -308,12 +363,14 @@ def simulate_elements(P, W, W0, Wc, r, t_span, T, hold="zoh", nonlinear=None):
     static = np.array([c.static_gain for c in coefficients])
     derivative = np.array([c.derivative_gain for c in coefficients])
     stateless = P[:, 1] == 0
-    placed = _check_nonlinear(nonlinear, n)
-    for element in placed.values():
-        if hasattr(element, "reset"):
-            element.reset()
+    placed = _chains(_check_nonlinear(nonlinear, n, T), _check_delays(delays, n, T))
+    for chain in placed.values():
+        for element in chain:
+            if hasattr(element, "reset"):
+                element.reset()
     # simlab's elements step a finite float unchecked (the loop checks it); others by .step
-    advance = {key: getattr(element, "_advance", element.step) for key, element in placed.items()}
+    advance = {place: tuple(getattr(element, "_advance", element.step) for element in chain)
+               for place, chain in placed.items()}
     r_of_t = as_input_function(r, W0.shape[1])
     r_values = np.array([r_of_t(tk) for tk in t])  # (N + 1, q)
 
@@ -326,19 +383,21 @@ def simulate_elements(P, W, W0, Wc, r, t_span, T, hold="zoh", nonlinear=None):
     with np.errstate(over="ignore", invalid="ignore"):  # a run that blows up is reported below
         for k in range(len(t) - 1):
             u = W @ y + W0 @ r_values[k]  # u[k] = W y[k] + W0 r[k]
-            for (i, where), step in advance.items():
+            for (i, where), steps in advance.items():
                 if where == INPUT:
                     if not math.isfinite(u[i]):  # before the element refuses it
                         raise _blow_up(outputs, k + 1, t, T, hold, graph, placed)
-                    u[i] = step(float(u[i]))
+                    for step in steps:  # a delay, then a nonlinear element
+                        u[i] = step(float(u[i]))
             du = u - u_previous if k > 0 else np.zeros(n)
             x = Phi * x + Gamma * u + Gamma_hat * du  # x[k+1] = Phi x[k] + Gamma u[k] + Gamma_hat du
             y = np.where(stateless, static * u + derivative * du / T, x + d * u)  # y[k+1]
-            for (i, where), step in advance.items():
+            for (i, where), steps in advance.items():
                 if where == OUTPUT:
                     if not math.isfinite(y[i]):
                         raise _blow_up(outputs, k + 1, t, T, hold, graph, placed)
-                    y[i] = step(float(y[i]))
+                    for step in steps:  # a nonlinear element, then a delay
+                        y[i] = step(float(y[i]))
             outputs[k + 1] = y
             u_previous = u
             if k % 256 == 255 and not np.all(np.isfinite(y)):  # stop early; cheap every 256 steps

@@ -14,10 +14,11 @@ With a hold (保持器) fixing u between samples, the integral is a fixed matrix
 
 A recurrence, not a numerical integration formula: exact to rounding for such inputs, whatever T.
 :func:`discretize` gives Phi, Gamma, Gamma_hat; :func:`lsim` simulates without a Python loop over
-the steps (:mod:`simlab.recurrence`); :func:`lsim_loop` is the textbook loop. :func:`simlab.digital.c2d` discretizes a transfer
-function.
+the steps (:mod:`simlab.recurrence`), also with a pure delay of the input at any tau
+(``input_delay``, the recurrence of :mod:`simlab.delay`); :func:`lsim_loop` is the textbook
+loop. :func:`simlab.digital.c2d` discretizes a transfer function.
 
-Used in lab04_discrete_similarity (seed 003, "离散相似法").
+Used in lab04_discrete_similarity (seed 003, "离散相似法") and lab11 (the delay).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import linalg
 
-from simlab import recurrence
+from simlab import delay, recurrence
 from simlab.integrators import GRID_RTOL, NonFiniteStateError
 from simlab.results import Result
 from simlab.validation import (
@@ -61,7 +62,8 @@ class LinearResponse(Result):
     """Response of a linear system on a uniform grid; unpacks as ``t, y``.
 
     Attributes: ``t`` (N + 1,) the grid; ``y`` (N + 1,) for one output, else (N + 1, p);
-    ``x`` (N + 1, n) the states; ``hold`` and ``method`` (see :func:`lsim`); ``T`` the period.
+    ``x`` (N + 1, n) the states; ``hold`` and ``method`` (see :func:`lsim`); ``T`` the period;
+    ``input_delay`` the delay tau of the input (0: none), in the unit of t.
     """
 
     unpacks_as = ("t", "y")
@@ -72,9 +74,11 @@ class LinearResponse(Result):
     hold: str
     method: str
     T: float
+    input_delay: float = 0.0
 
     def __repr__(self) -> str:
-        return (f"LinearResponse(hold={self.hold!r}, method={self.method!r}, T={self.T:g}, "
+        delayed = f", input_delay={self.input_delay:g}" if self.input_delay else ""
+        return (f"LinearResponse(hold={self.hold!r}, method={self.method!r}, T={self.T:g}{delayed}, "
                 f"steps={len(self.t) - 1}, x shape={self.x.shape}, y shape={self.y.shape})")
 
 
@@ -276,8 +280,8 @@ def _schur_states(A, B, x0, u, T, hold):
     return (z @ Q.T).real  # x[k] = Q z[k]
 
 
-def _modal_states(A, B, x0, u, T, hold):
-    # A = V diag(lambda) V^{-1}; in modal coordinates z = V^{-1} x the modes are decoupled.
+def _eigenbasis(A):
+    """lambda, V of A = V diag(lambda) V^{-1}; ValueError if V is ill-conditioned (defective A)."""
     lam, V = linalg.eig(A)
     cond = np.linalg.cond(V)
     if not cond <= MODAL_COND_LIMIT:  # also catches cond = inf or nan
@@ -285,11 +289,51 @@ def _modal_states(A, B, x0, u, T, hold):
             f"method='modal' needs well-conditioned eigenvectors, but cond(V) = {cond:.3g}: A is "
             f"defective or nearly so (repeated poles, e.g. 1/s^3), and diagonalizing would lose "
             f"about {min(np.log10(cond), 16):.0f} of 16 digits. Use method='schur'.")
+    return lam, V
+
+
+def _modal_states(A, B, x0, u, T, hold):
+    # A = V diag(lambda) V^{-1}; in modal coordinates z = V^{-1} x the modes are decoupled.
+    lam, V = _eigenbasis(A)
     z = _triangular_states(np.diag(lam), linalg.solve(V, B), linalg.solve(V, x0), u, T, hold)
     return (z @ V.T).real  # x[k] = V z[k]
 
 
 _RUNNERS = {"block": _block_states, "schur": _schur_states, "modal": _modal_states, "loop": _loop_states}
+
+
+def _stacked_states(A, Phi, x0, G, v, T, method):
+    """x[k+1] = Phi x[k] + G v[k] (the delayed input of :func:`simlab.delay.delayed_recurrence`), by ``method``."""
+    if method == "block":
+        return recurrence.block_recurrence(recurrence.expm_minus_identity(A * T), G, v, x0)
+    if method == "loop":
+        x = np.empty((len(v) + 1, len(x0)))
+        x[0] = x0
+        for k in range(len(v)):
+            x[k + 1] = Phi @ x[k] + G @ v[k]  # x[k+1] = Phi x[k] + Gamma_1 u[k-d-1] + Gamma_2 u[k-d] (+ slopes)
+        return x
+    if method == "schur":  # A = Q R Q^H, z = Q^H x
+        R, back = linalg.schur(A, output="complex")
+        G_z, z0 = back.conj().T @ G, back.conj().T @ x0
+    else:  # A = V diag(lambda) V^{-1}, z = V^{-1} x
+        lam, back = _eigenbasis(A)
+        R, G_z, z0 = np.diag(lam), linalg.solve(back, G), linalg.solve(back, x0)
+    Psi = _discretize(R, np.eye(len(A)), T, "zoh", period=_GRID_PERIOD)[1]  # int_0^T e^{Rs} ds
+    z = recurrence.triangular_recurrence(np.triu(R @ Psi), v @ G_z.T, z0)  # Phi_z - I = R Psi
+    return (z @ back.T).real
+
+
+def _delayed_states(A, B, x0, u, T, hold, method, tau, history):
+    """States and delayed input samples w[k] = u(t_k - tau) for the input delay tau > 0."""
+    d, theta = delay.split_delay(tau, T)
+    w = delay.delayed_samples(u, T, d, theta, hold, history)
+    if not len(A):
+        return np.zeros((len(u), 0)), w
+    if theta == 0.0 and hold == "zoh":  # tau = d T: lsim of the shifted input w[k] = u[k - d]
+        return _RUNNERS[method](A, B, x0, w, T, hold), w
+    Phi = _discretize(A, B, T, hold, period=_GRID_PERIOD)[0]  # e^{AT}, or the error naming A and T
+    G, v = delay.delayed_recurrence(A, B, u, T, d, theta, hold, history)
+    return _stacked_states(A, Phi, x0, G, v, T, method), w
 
 
 def _largest_growth(A):
@@ -313,18 +357,22 @@ def _surely_representable(A, span):
     return float(linalg.eigvalsh((A + A.T) / 2, subset_by_index=[len(A) - 1] * 2)[0]) * span <= _LOG_MAX
 
 
-def _response(A, B, C, D, u, t, hold, x0, method):
+def _response(A, B, C, D, u, t, hold, x0, method, input_delay=0.0, u_before=0.0):
     A, B, C, D = as_state_space(A, B, C, D)
     n = A.shape[0]
     t, u, T = _check_grid_and_input(t, u, B.shape[1])
     hold = as_hold(hold)
+    tau = delay.as_delay(input_delay, "input_delay")
+    history = delay.as_history(u_before, B.shape[1])
     x0 = np.zeros(n) if x0 is None else as_initial_state(x0, n)
     if not _surely_representable(A, float(t[-1] - t[0])):
         _require_representable_transition(_largest_growth(A), t, T, method)
     with np.errstate(over="ignore", invalid="ignore"):
-        # n = 0 (a static gain, no states): nothing to run, y = D u
-        x = _RUNNERS[method](A, B, x0, u, T, hold) if n else np.zeros((len(u), 0))
-        y = x @ C.T + u @ D.T  # y[k] = C x[k] + D u[k]
+        if tau:  # the input the system sees is w(t) = u(t - tau)
+            x, u = _delayed_states(A, B, x0, u, T, hold, method, tau, history)
+        else:  # n = 0 (a static gain, no states): nothing to run, y = D u
+            x = _RUNNERS[method](A, B, x0, u, T, hold) if n else np.zeros((len(u), 0))
+        y = x @ C.T + u @ D.T  # y[k] = C x[k] + D u[k] (u[k] = u(t_k - tau) when delayed)
     if n == 0 and not np.all(np.isfinite(y)):
         raise NonFiniteStateError("the output y = D u overflowed to inf: scale u or D down.",
                                   method=method, steps=len(t) - 1, h=T)
@@ -332,7 +380,7 @@ def _response(A, B, C, D, u, t, hold, x0, method):
     if bad.any():
         _raise_overflow(int(np.argmax(bad)), _largest_growth(A), t, T, method)
     y = y[:, 0] if y.shape[1] == 1 else y
-    return LinearResponse(t=t, y=y, x=x, hold=hold, method=method, T=T)
+    return LinearResponse(t=t, y=y, x=x, hold=hold, method=method, T=T, input_delay=tau)
 
 
 def _raise_overflow(k, growth, t, T, method):
@@ -371,8 +419,8 @@ def _require_representable_transition(growth, t, T, method):
     )
 
 
-def lsim(A, B, C, D, u, t, hold="zoh", x0=None, method="block"):
-    """Simulate dx/dt = A x + B u, y = C x + D u on a uniform grid by discrete similarity.
+def lsim(A, B, C, D, u, t, hold="zoh", x0=None, method="block", input_delay=0.0, u_before=0.0):
+    """Simulate dx/dt = A x + B u(t - tau), y = C x + D u(t - tau) on a uniform grid by discrete similarity.
 
     .. math::
         x[k+1] = \\Phi x[k] + \\Gamma u[k] + \\hat\\Gamma\\,(u[k+1] - u[k]),\\qquad
@@ -406,6 +454,20 @@ def lsim(A, B, C, D, u, t, hold="zoh", x0=None, method="block"):
     function (:func:`c2d`, then ``lfilter``) is not offered: with poles crowding near z = 1 at
     small T it loses many digits.
 
+    A pure input delay (纯延迟环节) e^{-tau s}, ``input_delay=tau`` (default 0: none), is exact
+    too, at any tau >= 0 (not only multiples of T): with tau = d T + theta each step is split
+    where the delayed input switches, x[k+1] = Phi x[k] + Gamma_1 u[k-d-1] + Gamma_2 u[k-d]
+    for the zero-order hold (the triangle hold adds the slopes of both intervals; the matrices
+    and their derivation: :mod:`simlab.delay`, :func:`simlab.delay.discretize_delay`). The
+    stacked input (u[k-d-1], u[k-d]) makes this the same recurrence, run by the same methods;
+    for theta = 0 and the zero-order hold it is exactly lsim of the shifted input u[k - d]. The
+    input before t[0] is ``u_before`` (default 0: the system sees nothing until t[0] + tau, so
+    a step switched on at t[0] arrives at t[0] + tau; with the triangle hold the input jumps
+    from u_before to u[0] there rather than ramping). For a history that is not constant,
+    start the grid earlier, with the history's samples at the front of u (x0 is then the state
+    at that earlier start). A tau longer than the span is
+    allowed: the system then sees only u_before (zero: the free response from x0).
+
     Parameters
     ----------
     A, B : array_like, shapes (n, n) and (n, m) or (n,)
@@ -421,17 +483,25 @@ def lsim(A, B, C, D, u, t, hold="zoh", x0=None, method="block"):
         State at t[0]; zeros by default.
     method : {"block", "schur", "modal", "loop"}
         How the recurrence is run (see above).
+    input_delay : float
+        Delay tau >= 0 of the input, in the unit of t: the system is driven by u(t - tau), and
+        y[k] = C x[k] + D u(t_k - tau). Used in lab11 (delay and sampled-data systems).
+    u_before : float or array_like of shape (m,)
+        The input before t[0] (default 0), seen by the system until t[0] + tau; ignored when
+        tau = 0.
 
     Returns
     -------
     LinearResponse
-        Unpacks as ``t, y``: y (N + 1,) for one output, else (N + 1, p); ``.x`` is (N + 1, n).
+        Unpacks as ``t, y``: y (N + 1,) for one output, else (N + 1, p); ``.x`` is (N + 1, n);
+        ``.input_delay`` is tau.
 
     Raises
     ------
     TypeError, ValueError
         For a non-numeric argument; for wrong shapes, a non-uniform grid, NaN or inf, an unknown
-        hold or method; ValueError also for a sample period T = t[1] - t[0] at which e^{AT}
+        hold or method, an input_delay that is negative, NaN or inf, a u_before of the wrong
+        shape; ValueError also for a sample period T = t[1] - t[0] at which e^{AT}
         cannot be computed (see :func:`discretize`).
     NonFiniteStateError
         If an unstable system outgrows the floating-point range: when e^{A (t_N - t_0)}
@@ -449,9 +519,15 @@ def lsim(A, B, C, D, u, t, hold="zoh", x0=None, method="block"):
     >>> t, y = lsim([[-1.0]], [1.0], [1.0], 0.0, np.ones(6), np.linspace(0, 5, 6))
     >>> bool(np.allclose(y, 1 - np.exp(-t), rtol=0, atol=1e-14))
     True
+
+    The same with a dead time of 1.5 (not a multiple of T = 1): y = 1 - e^{-(t - 1.5)} from 1.5 on.
+
+    >>> t, y = lsim([[-1.0]], [1.0], [1.0], 0.0, np.ones(6), np.linspace(0, 5, 6), input_delay=1.5)
+    >>> bool(np.allclose(y, np.where(t >= 1.5, 1 - np.exp(-(t - 1.5)), 0), rtol=0, atol=1e-14))
+    True
     """
     method = as_choice(method, "method", LSIM_METHODS)
-    return _response(A, B, C, D, u, t, hold, x0, method)
+    return _response(A, B, C, D, u, t, hold, x0, method, input_delay, u_before)
 
 
 def lsim_loop(A, B, C, D, u, t, hold="zoh", x0=None):

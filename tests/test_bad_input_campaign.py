@@ -16,6 +16,7 @@ from simlab import implicit, integrators, lti, multistep, nonlinear, realtime, r
 from simlab import digital, stability, structure, variable_step
 from simlab import sampled_data
 from simlab import elementwise
+from simlab import delay, delay_approximation
 from simlab.friction import block, models, sweep
 from simlab.plants import dc_motor, pneumatic
 
@@ -155,6 +156,10 @@ SPECS = [
            extra=[("t", np.array([0.0, 0.1, 0.3])), ("u", np.ones(5)), ("A", [[1000.0, 0.0], [0.0, -1.0]])],
            ok={"D": [None], "x0": [None]})
       for name in ("lsim", "lsim_loop")],
+    Spec("similarity.lsim input_delay", similarity.lsim,
+         dict(A=A2, B=B2, C=C2, D=[[0.0]], u=np.ones(21), t=T20, input_delay=0.17),
+         dict(input_delay="nonneg", u_before="vector"), extra=[("u_before", [1.0, 2.0]), ("u_before", [[1.0]]),
+                                                               ("A", [[1000.0, 0.0], [0.0, -1.0]])]),
     Spec("digital.c2d", digital.c2d, dict(num=[1.0], den=[1.0, 1.0], T=0.1),
          dict(num="coefficients", den="coefficients", T="positive", method="choice")),
     # digital controllers and sampled-data loops (issue 16)
@@ -218,7 +223,30 @@ SPECS = [
     Spec("elementwise.simulate_elements", elementwise.simulate_elements,
          dict(P=SEED_P, W=SEED_W, W0=[1.0, 0.0, 0.0], Wc=[0.0, 0.0, 1.0], r=10.0, t_span=(0.0, 1.0), T=0.1),
          dict(P="matrix", W="matrix", W0="vector", Wc="vector", t_span="span", T="positive", hold="choice"),
-         extra=[("nonlinear", [1]), ("nonlinear", {5: nonlinear.Saturation(1.0)}), ("r", "ten")]),
+         extra=[("nonlinear", [1]), ("nonlinear", {5: nonlinear.Saturation(1.0)}), ("r", "ten"),
+                ("nonlinear", {(1, "input"): delay.DelayLine(0.3, 0.05)}), ("delays", [0.5]),
+                ("delays", {(4, "input"): 0.5}), ("delays", {(1, "input"): -0.5}), ("delays", {(1, "input"): "0.5"}),
+                ("delays", {(1, "output"): NAN}), ("delays", {(1, "input"): 1e9})]),
+    # pure delay (issue 16)
+    Spec("delay.split_delay", delay.split_delay, dict(tau=0.35, T=0.1), dict(tau="nonneg", T="positive")),
+    Spec("delay.discretize_delay", delay.discretize_delay, dict(A=A2, B=B2, T=0.1, tau=0.35),
+         dict(A="matrix", B="matrix", T="positive", tau="nonneg", hold="choice"), extra=[("A", [[1000.0]])]),
+    Spec("delay.DelayLine", delay.DelayLine, dict(tau=0.35, h=0.1), dict(tau="nonneg", h="positive", initial="real"),
+         extra=[("tau", 1e10)]),
+    Spec("DelayLine.step", lambda u: delay.DelayLine(0.35, 0.1).step(u), dict(u=0.3), dict(u="real")),
+    Spec("DelayLine.push", lambda u: delay.DelayLine(0.35, 0.1).push(u), dict(u=0.3), dict(u="real")),
+    Spec("DelayLine.reset", lambda initial: delay.DelayLine(0.35, 0.1).reset(initial), dict(initial=0.3),
+         dict(initial="real"), ok={"initial": [None]}),
+    Spec("DelayLine.response", lambda u: delay.DelayLine(0.35, 0.1).response(u), dict(u=[0.3, 1.0]),
+         dict(u="vector"), ok={"u": [[]]}),
+    Spec("lti.pade", lti.pade, dict(tau=0.5, order=3), dict(tau="nonneg", order="posint"),
+         extra=[("order", 11), ("tau", 1e-200)]),
+    Spec("delay_approximation.compare_pade", delay_approximation.compare_pade,
+         dict(num=[1.0], den=[1.0, 1.0], tau=0.5, t=T20, orders=(1, 2)),
+         dict(num="coefficients", den="coefficients", tau="positive", t="vector"),
+         extra=[("orders", ()), ("orders", (1, 1)), ("orders", (0,)), ("orders", (11,)), ("orders", 2),
+                ("orders", "12"), ("orders", (1.5,)), ("orders", None), ("num", [1.0, 2.0, 3.0]),
+                ("t", np.array([0.0, 0.1, 0.3]))]),
     # nonlinear elements
     Spec("nonlinear.Saturation", nonlinear.Saturation, dict(limit=1.0), dict(limit="positive", gain="real")),
     Spec("nonlinear.DeadZone", nonlinear.DeadZone, dict(width=0.5), dict(width="positive", gain="real")),

@@ -847,6 +847,7 @@ SUBMODULES = {
     "conversions": {"tf2ss", "ss2tf", "tf2zp", "zp2tf", "ss2zp", "zp2ss"},
     "interconnection": {"series", "parallel", "feedback"},
     "reduction": {"minreal", "MinrealResult", "hankel_singular_values", "balred", "BalredResult"},
+    "pade_approximant": {"pade"},  # issue 16
 }
 
 
@@ -871,7 +872,7 @@ def test_package_all_is_complete_and_the_lazy_top_level_names_are_the_same_objec
     assert set(simlab.lti.__all__) == set().union(*SUBMODULES.values())
     assert len(simlab.lti.__all__) == len(set(simlab.lti.__all__))
     for name in ("tf2ss", "ss2tf", "tf2zp", "zp2tf", "ss2zp", "zp2ss", "series", "parallel",
-                 "feedback", "minreal", "balred", "hankel_singular_values", "TF"):
+                 "feedback", "minreal", "balred", "hankel_singular_values", "TF", "pade"):
         assert getattr(simlab, name) is getattr(simlab.lti, name)
 
 

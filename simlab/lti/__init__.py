@@ -12,7 +12,9 @@ in an explicit step that reports what it removed. MATLAB's names and conventions
 * :mod:`simlab.lti.interconnection`: :func:`series`, :func:`parallel`, :func:`feedback`, none
   of which cancels a pole-zero pair;
 * :mod:`simlab.lti.reduction`: :func:`minreal`, :func:`hankel_singular_values`, :func:`balred`
-  and their results :class:`MinrealResult`, :class:`BalredResult`.
+  and their results :class:`MinrealResult`, :class:`BalredResult`;
+* :mod:`simlab.lti.pade_approximant`: :func:`pade`, the Padé approximant (帕德近似) of the
+  pure delay e^{-tau s} (lab11).
 
 Every name is re-exported here: ``from simlab.lti import tf2ss``. Every function takes proper
 models only (deg num <= deg den); state-space arguments follow the shape rules of
@@ -34,6 +36,7 @@ Examples
 from simlab.lti.conversions import ss2tf, ss2zp, tf2ss, tf2zp, zp2ss, zp2tf
 from simlab.lti.forms import TF
 from simlab.lti.interconnection import feedback, parallel, series
+from simlab.lti.pade_approximant import pade
 from simlab.lti.reduction import (
     BalredResult,
     MinrealResult,
@@ -58,4 +61,5 @@ __all__ = [
     "balred",
     "BalredResult",
     "TF",
+    "pade",
 ]
