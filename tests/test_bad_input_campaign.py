@@ -16,7 +16,7 @@ from simlab import implicit, integrators, lti, multistep, nonlinear, realtime, r
 from simlab import digital, stability, structure, variable_step
 from simlab import sampled_data
 from simlab import elementwise
-from simlab import delay, delay_approximation
+from simlab import accuracy, delay, delay_approximation
 from simlab.friction import block, models, sweep
 from simlab.plants import dc_motor, pneumatic
 
@@ -74,6 +74,15 @@ SPECS = [
          dict(method="choice", n="posint"), extra=[("re", (0.0, NAN)), ("im", "ab"), ("re", (1.0, 1.0)), ("n", 10**5)]),
     Spec("stability.fit_order", stability.fit_order, dict(hs=[0.1, 0.05], errors=[1e-2, 2.5e-3]),
          dict(hs="vector", errors="vector"), extra=[("errors", [1e-2, 0.0]), ("hs", [0.1, -0.05])]),
+    # accuracy (issue 16, lecture 08)
+    *[Spec(f"accuracy.{name}", getattr(accuracy, name), dict(coarse=[1.0, 2.0], fine=[1.5, 2.5], order=2.0, ratio=2.0),
+           dict(coarse="vector", fine="vector", order="positive", ratio="positive"),
+           extra=[("fine", [1.0]), ("ratio", 1.0), ("order", 1e-14)])
+      for name in ("richardson", "richardson_error")],
+    Spec("accuracy.observed_order", accuracy.observed_order,
+         dict(coarse=[1.0, 2.0], medium=[1.1, 2.1], fine=[1.12, 2.12], ratio=2.0),
+         dict(coarse="vector", medium="vector", fine="vector", ratio="positive"),
+         extra=[("fine", [1.1, 2.1]), ("medium", [1.0, 2.0]), ("fine", [1.0]), ("ratio", 1.0)]),
     # variable step and multistep (issue 16)
     Spec("variable_step.rkf45", variable_step.rkf45, dict(f=F, t_span=(0.0, 1.0), x0=1.0),
          dict(f="callable", t_span="span", x0="state", rtol="positive", atol="positive", h0="positive",
