@@ -111,12 +111,15 @@ def test_tolerance_study_against_rk45_and_tolerance_proportionality():
     """Oracles: solve_ivp(RK45) rerun here; the theory error ~ rtol^(4/5) as rtol -> 0."""
     study = lab.tolerance_study()
     assert [row.rtol for row in study.rows] == list(lab.TOLERANCES)
-    for row in study.rows[::3]:
+    for row in study.rows[1::5]:  # rtol 1e-6 and 1e-11
         scipy_run = solve_ivp(lab.orbit_rhs, lab.ORBIT_SPAN, lab.orbit_initial_state(), method="RK45", rtol=row.rtol,
                               atol=row.rtol * lab.ATOL_RATIO)
         assert row.rk45_steps == len(scipy_run.t) - 1 and row.rk45_nfev == scipy_run.nfev
         q = kepler_brentq(scipy_run.t)
         assert row.rk45_error == pytest.approx(np.max(np.linalg.norm(scipy_run.y[:2].T - q, axis=1)), rel=1e-7)
+    for row in study.rows[::2]:
+        run = lab.orbit_study(row.rtol).run
+        assert row.error == pytest.approx(np.max(np.linalg.norm(run.x[:, :2] - kepler_brentq(run.t), axis=1)), rel=1e-9)
     for row in study.rows:
         assert 0.9 <= row.n_accepted / row.rk45_steps <= 1.25
         assert row.nfev == 6 * row.n_accepted + 5 * row.n_rejected + 1
@@ -144,8 +147,9 @@ def test_rk4_ladder_and_equal_accuracy_against_a_plain_rk4_loop():
     """Oracle: the numpy RK4 loop above and Kepler's solution by brentq (the notebook's 1505 steps, 6020
     evaluations, 11.4 times RKF45's, and the error 1.22e-4 of that run against RKF45's 1.24e-4)."""
     ladder = lab.rk4_ladder()
-    t, x = rk4_loop(lab.orbit_rhs, lab.orbit_initial_state(), T, 1000)
-    assert ladder.errors[0] == pytest.approx(np.max(np.linalg.norm(x[:, :2] - kepler_brentq(t), axis=1)), rel=1e-7)
+    for N, error in zip(ladder.steps, ladder.errors, strict=True):
+        t, x = rk4_loop(lab.orbit_rhs, lab.orbit_initial_state(), T, N)
+        assert error == pytest.approx(np.max(np.linalg.norm(x[:, :2] - kepler_brentq(t), axis=1)), rel=1e-6)
     assert list(ladder.nfev) == [4 * N for N in lab.RK4_LADDER]
     slope, intercept = np.polyfit(np.log(lab.RK4_LADDER), np.log(ladder.errors), 1)
     equal = lab.equal_accuracy()
@@ -226,9 +230,11 @@ def test_adams_study_errors_orders_and_costs():
     """Oracles: the partial-fraction closed form (errors); the theory orders 1..4 (within 0.15); the
     costs N + 3(k - 1) (AB_k), 2N + 2(k - 1) (ABM_k), 4N (RK4) from the definitions."""
     study = lab.adams_study()
-    run = lab.adams_bashforth(lab.loop_rhs, (0.0, 5.0), np.zeros(3), 0.05, order=3)
-    exact = step_residues(run.t)
-    assert study.errors["ab3"][1] == pytest.approx(np.max(np.abs(run.x @ lab.loop_system()[2] - exact)), rel=1e-6)
+    C = lab.loop_system()[2]
+    for method in lab.ADAMS_METHODS:
+        for i, h in enumerate(study.hs):
+            run = lab._loop_run(method, h, 5.0)
+            assert study.errors[method][i] == pytest.approx(np.max(np.abs(run.x @ C - step_residues(run.t))), rel=1e-6)
     for method, order in (("ab1", 1), ("ab2", 2), ("ab3", 3), ("ab4", 4), ("abm4", 4), ("rk4", 4)):
         assert study.orders[method] == pytest.approx(order, abs=0.2)
     N = np.round(5.0 / study.hs).astype(int)
@@ -367,7 +373,15 @@ def test_real_time_errors_against_dop853_and_their_orders():
         assert row.order == pytest.approx(orders[row.label], abs=0.1) and f"{row.error:.2e}" == printed[row.label]
         assert row.compatible == (row.method != "rk4") and (row.n_substituted > 0) == (row.method == "rk4")
         assert row.evaluations == REAL_TIME_METHODS[row.method].evaluations
-    assert study.offline.order == pytest.approx(4, abs=0.1) and study.offline.error < 1e-6
+    A, b, C = lab.loop_system()
+    for h in (0.05, 0.025):  # the errors at h/2, and RK4 offline (the numpy RK4 loop on f(t, x, r(t)))
+        run = [lab._real_time_run(case, h) for case in lab.REAL_TIME_CASES]
+        errors = [np.max(np.abs(r.x @ C - forced_oracle(r.t))) for r in run]
+        assert [row.error if h == 0.05 else row.error_half for row in study.rows] == pytest.approx(errors, abs=1e-10)
+        t, x = rk4_loop(lambda s, x: A @ x + b * 5.0 * np.sin(2.0 * s), np.zeros(3), 5.0, round(5.0 / h))
+        offline = study.offline.error if h == 0.05 else study.offline.error_half
+        assert offline == pytest.approx(np.max(np.abs(x @ C - forced_oracle(t))), rel=1e-4)
+    assert study.offline.order == pytest.approx(4, abs=0.1) and f"{study.offline.error:.2e}" == "8.52e-07"
     assert study.row("RK4, u held").n_substituted == 2 * 100  # K2 and K4 in each of the 100 frames
 
 
