@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))  # autodoc documents this checkout, even with siml
 sys.path.insert(0, str(DOCS / "_ext"))
 
 import simlab
+from simlab.course.labtools import BEGIN, END
 
 # -- the instructor build ------------------------------------------------------------------------
 # `-t instructor` or SIMLAB_DOCS_INSTRUCTOR=1: the solutions are rendered too.
@@ -47,14 +48,28 @@ GENERATED = ("course", "labs", "solutions", "api")
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
+#: In a solution's markdown, a model answer between the markers (BEGIN, END) is shown as a box.
+MODEL_ANSWER = ":::{admonition} Model answer\n:class: tip\n"
+
+
 def _static_notebook(text):
-    """The notebook JSON ``text`` without what needs a live kernel (widget views and their state)."""
+    """The notebook JSON ``text`` for a static page.
+
+    Without what needs a live kernel (widget views and their state); a solution's model answers
+    (markdown between the ``### BEGIN SOLUTION`` and ``### END SOLUTION`` lines) in a box
+    instead of under two headings.
+    """
     notebook = json.loads(text)
     notebook.get("metadata", {}).pop("widgets", None)
     for cell in notebook["cells"]:
         if cell["cell_type"] == "code":
             cell["outputs"] = [output for output in cell.get("outputs", [])
                                if WIDGET_VIEW not in output.get("data", {})]
+        elif cell["cell_type"] == "markdown":
+            lines = "".join(cell["source"]).split("\n")
+            lines = [MODEL_ANSWER if line.strip() == BEGIN else ":::" if line.strip() == END else line
+                     for line in lines]
+            cell["source"] = "\n".join(lines)
     return json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
 
 

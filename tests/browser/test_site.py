@@ -224,4 +224,9 @@ def test_solution_from_the_home_page_in_the_instructor_site(browser, site):
     _wait_until_rendered(browser)
     _follow(browser, SOLUTION)
     _check_page(browser, math=10, figures=2)
+    headings = [h.text for h in browser.find_elements("css selector", "article h2, article h3, article h4")]
+    assert not [h for h in headings if "SOLUTION" in h], "solution markers shown as headings"
+    answers = browser.find_elements("css selector", "article div.admonition")
+    assert any(a.text.startswith("Model answer") for a in answers), "no model answer box"
     _screenshot(browser, "solution-figure", "article div.cell", "plt.show()")
+    _screenshot(browser, "solution-answer", "article div.admonition", "Model answer")
