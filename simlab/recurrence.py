@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import signal
 
 __all__ = ["block_length", "block_recurrence", "expm_minus_identity", "held_input", "triangular_recurrence"]
 
@@ -225,10 +224,12 @@ def _first_order(delta, drive, z0):
     it: the residual of the delta form z[k+1] - z[k] = delta z[k] + drive[k] is computed from
     small increments, and the correction obeys the same recurrence driven by minus the residual.
     """
+    from scipy.signal import lfilter  # here: scipy.signal costs ~0.9 s to import, and only this needs it
+
     a = [1.0, -(1.0 + delta)]  # z_k = mu z_{k-1} + drive_{k-1}: the filter 1 / (1 - mu q^-1)
-    z = signal.lfilter([1.0], a, np.concatenate(([z0], drive)))
+    z = lfilter([1.0], a, np.concatenate(([z0], drive)))
     residual = np.diff(z) - delta * z[:-1] - drive
-    return z - signal.lfilter([1.0], a, np.concatenate(([0.0], residual)))
+    return z - lfilter([1.0], a, np.concatenate(([0.0], residual)))
 
 
 def triangular_recurrence(Delta, w, z0):
