@@ -28,10 +28,9 @@ lab's values as defaults, and the tasks are listed in :data:`TASKS`.
 from __future__ import annotations
 
 import functools
-import inspect
 import itertools
 import math
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -46,6 +45,7 @@ from simlab.course.check import (
     check_array,
     check_value,
 )
+from simlab.course.memo import cached
 from simlab.course.systems import SEED_R, seed_rk4_system
 from simlab.guards import NonFiniteStateError, UnstableRunError
 from simlab.integrators import METHODS, rk4, rk4_step
@@ -53,7 +53,14 @@ from simlab.multistep import MULTISTEP_METHODS, adams_bashforth, adams_bashforth
 from simlab.plotting import line_style, subplots
 from simlab.realtime import REAL_TIME_METHODS, simulate_real_time
 from simlab.stability import boundary_locus, fit_order, max_stable_step, stability_grid
-from simlab.variable_step import ERROR_EXPONENT, FACTOR_MAX, FACTOR_MIN, SAFETY, VariableStepResult, rkf45
+from simlab.variable_step import (
+    ERROR_EXPONENT,
+    FACTOR_MAX,
+    FACTOR_MIN,
+    SAFETY,
+    VariableStepResult,
+    rkf45,
+)
 
 __all__ = [
     "ECCENTRICITY",
@@ -132,42 +139,7 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 
 
-def _read_only(value):
-    """``value`` with every array inside it (dataclass fields, dicts, tuples) made read-only."""
-    if isinstance(value, np.ndarray):
-        value.flags.writeable = False
-    elif is_dataclass(value) and not isinstance(value, type):
-        for field in fields(value):
-            _read_only(getattr(value, field.name))
-    elif isinstance(value, dict):
-        for item in value.values():
-            _read_only(item)
-    elif isinstance(value, tuple):
-        for item in value:
-            _read_only(item)
-    return value
-
-
-def _hashable(value):
-    """Lists and arrays of numbers as tuples (cache keys); other values as they are."""
-    if isinstance(value, (list, np.ndarray)):
-        return tuple(float(v) for v in np.ravel(value))
-    return value
-
-
-def _cached(experiment):
-    """``experiment`` computed once per set of arguments (defaults filled in), its result read-only."""
-    signature = inspect.signature(experiment)
-    compute = functools.lru_cache(maxsize=16)(lambda *args: _read_only(experiment(*args)))
-
-    @functools.wraps(experiment)
-    def cached(*args, **kwargs):
-        bound = signature.bind(*args, **kwargs)
-        bound.apply_defaults()
-        return compute(*(_hashable(value) for value in bound.args))
-
-    cached.cache_clear = compute.cache_clear
-    return cached
+_cached = cached  # simlab.course.memo: one result per argument set, arrays read-only
 
 
 # ---------------------------------------------------------------------------------------------
