@@ -194,6 +194,8 @@ class Relay:
     y0 : float
         Initial output for a relay with hysteresis (default -M).
 
+    Notes
+    -----
     Raises TypeError or ValueError (naming the argument) unless level is a finite number > 0,
     hysteresis and dead_zone finite numbers >= 0 (not both > 0) and y0 finite; ``step`` and
     ``response`` likewise for u. Calling a relay with hysteresis raises TypeError (it has memory).

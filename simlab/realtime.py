@@ -11,7 +11,7 @@ as *samples*, and x_{n+1} must be ready by t_{n+1}. Two rules follow for the alg
 
 The input is sampled m times per frame (``samples_per_frame``), at t_n + j h/m. Methods
 (R. M. Howe, "Dynamics of Real-Time Digital Simulation", Applied Dynamics International, 1995;
-the simulation textbooks' 实时二阶/三阶龙格-库塔法):
+the simulation textbooks' 实时二阶/三阶龙格-库塔法)::
 
     RTRK2 (c = 0, 1/2):       x_{n+1/2} = x_n + (h/2) f(x_n, u_n)
                               x_{n+1}   = x_n + h f(x_{n+1/2}, u_{n+1/2})

@@ -4,7 +4,7 @@ Seed 002, eqs. (5)-(13), after X. B. Tran, W. H. Hafizah and H. Yanada (2016) an
 modified LuGre models (Yanada and Sekikawa 2008; Tran, Hafizah and Yanada 2012). Three changes to
 LuGre (:class:`simlab.friction.LuGre`):
 
-1. A lubricant-film state h (dimensionless thickness) enters the Stribeck function,
+1. A lubricant-film state h (dimensionless thickness) enters the Stribeck function, ::
 
        g(v, h) = Fc + ((1 - h) Fs - Fc) exp(-|v / vs|^n)                          (6)
        dh/dt   = (h_ss(v) - h) / tau_h,                                            (8)
@@ -424,6 +424,8 @@ class RevisedLuGre(FrictionModel):
         never gives an exact zero while stuck (the bristles creep), so eq. (9) needs a
         threshold; the paper gives none.
 
+    Notes
+    -----
     With ``curve=None``, ``film=False`` and ``T=0`` the model is LuGre
     (:meth:`as_lugre` returns that LuGre). The model implements
     :class:`simlab.friction.FrictionModel`; its state is a :class:`RevisedLuGreState`. Raises

@@ -29,10 +29,10 @@ Typical elements as rows of P (the seed's table):
 =====================  =====================  ==========================
 element                G(s)                   [A, B, C, D]
 =====================  =====================  ==========================
-integral (积分)         K / s                  [0, 1, K, 0]
-PI (比例积分)           (K1 s + K2) / s        [0, 1, K2, K1]
-inertia (惯性)          K / (T s + 1)          [1, T, K, 0]
-lead-lag (比例惯性)     (K1 s + K2)/(T s + 1)  [1, T, K2, K1]
+integral (积分)        K / s                  [0, 1, K, 0]
+PI (比例积分)          (K1 s + K2) / s        [0, 1, K2, K1]
+inertia (惯性)         K / (T s + 1)          [1, T, K, 0]
+lead-lag (比例惯性)    (K1 s + K2)/(T s + 1)  [1, T, K2, K1]
 =====================  =====================  ==========================
 
 Used in lab05 (structure graph) and lab07 (DC motor drive).

@@ -47,6 +47,9 @@ __all__ = ["CallTimedOut", "KernelGone", "KernelSession", "grade_notebook", "gra
 #: The grader's cell run before the student's: ``%matplotlib`` does nothing, figures stay on Agg
 #: (they are not drawn: the grade never depends on them, and drawing is slow).
 SETUP_CODE = "get_ipython().register_magic_function(lambda line='': None, 'line', 'matplotlib')\n"
+#: The kernel draws no figure images: the grade never reads them, and rendering a figure as PNG
+#: costs about as much as running a lab cell (0.3-1 s each).
+NO_FIGURE_IMAGES = ["--InlineBackend.figure_formats=set()"]
 _VALUES = "__import__('simlab.course.grade_values', fromlist=['dump_names'])"
 RESULTS = {"correct": "passed", "not yet": "not yet", "not done": "not done"}
 
@@ -107,7 +110,8 @@ class KernelSession:
         manager = AsyncKernelManager(kernel_name="python3", transport="ipc", ip=str(self.workdir / "kernel"))
         self.client = NotebookClient(self.notebook, km=manager, timeout=self._timeout(), allow_errors=True,
                                      interrupt_on_timeout=True, record_timing=False, startup_timeout=120,
-                                     shutdown_kernel="immediate", resources={"metadata": {"path": str(self.workdir)}})
+                                     shutdown_kernel="immediate", resources={"metadata": {"path": str(self.workdir)}},
+                                     extra_arguments=NO_FIGURE_IMAGES)
         self._context = self.client.setup_kernel(cwd=str(self.workdir), cleanup_kc=True)
         self._context.__enter__()
         pid = self.client.km.provisioner.pid

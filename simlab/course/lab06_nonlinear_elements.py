@@ -37,6 +37,7 @@ from simlab.course.check import (
     check_array,
     check_value,
 )
+from simlab.course.memo import cached
 from simlab.course.systems import LOOP_P, LOOP_W, LOOP_W0, LOOP_WC
 from simlab.elementwise import discretize_element, simulate_elements
 from simlab.nonlinear import Backlash, DeadZone, Relay, Saturation
@@ -370,6 +371,7 @@ def _after_pi(s):
     return 20 / ((s + 0.1) * (s + 2) * (s + 10))
 
 
+@cached
 def linear_accuracy(steps=(0.08, 0.04, 0.02, 0.01), t_end=20.0, h_reference=0.001):
     """Max error of per-element zoh and foh against the RK4 structure-graph result, per T.
 
@@ -423,6 +425,7 @@ def _loop_ode(limit, t, r=1.0, where="output", rtol=1e-10, atol=1e-12):
     return solution.y[3]
 
 
+@cached
 def saturation_study(limits=(None, 1.0, 0.8, 0.5), T=T_STEP, t_end=40.0):
     """Step responses with the PI element's output saturated at each limit (None: linear).
 
@@ -506,6 +509,7 @@ def harmonic_balance(linear, describing, amplitudes, omegas):
     return LimitCyclePrediction(A=float(A_star), omega=float(w_star), period=2 * np.pi / float(w_star))
 
 
+@cached
 def backlash_limit_cycle(b=B_BACKLASH, T=0.005, t_end=300.0):
     """Backlash of half-width b after the PI element: the limit cycle, measured and predicted.
 
@@ -548,6 +552,7 @@ def backlash_prediction(b=B_BACKLASH):
                             np.linspace(b * 1.05, 20 * b, 200), np.linspace(0.05, 3.0, 300))
 
 
+@cached
 def dead_zone_study(width=0.3, T=0.01, t_end=80.0):
     """Dead zone of half-width ``width`` on the PI element's output, against the linear loop.
 
@@ -563,6 +568,7 @@ def dead_zone_study(width=0.3, T=0.01, t_end=80.0):
                          error_at_end=float(1.0 - dead.y[-1]), linear_error_at_end=float(1.0 - linear.y[-1]))
 
 
+@cached
 def relay_limit_cycle(M=1.0, T=0.001, t_end=40.0):
     """An ideal relay of level M on the error (input of element 1): oscillation measured and predicted.
 
@@ -590,6 +596,7 @@ def relay_prediction(M=1.0):
                             np.linspace(0.01, 3.0, 300), np.linspace(0.2, 20.0, 300))
 
 
+@cached
 def saturation_accuracy(limit=LIMIT, steps=(0.04, 0.02, 0.01, 0.005), t_end=30.0):
     """Max error of the per-element result with saturation against ``saturated_reference``.
 

@@ -25,10 +25,8 @@ everything in :class:`Lab07Results`.
 
 from __future__ import annotations
 
-import functools
-import inspect
 import math
-from dataclasses import dataclass, fields, is_dataclass, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -43,6 +41,7 @@ from simlab.course.check import (
     check_array,
     check_value,
 )
+from simlab.course.memo import cached
 from simlab.plants.dc_motor import (
     ANTI_WINDUP,
     DriveParameters,
@@ -364,33 +363,7 @@ class Lab07Results:
 # ---------------------------------------------------------------------------------------------
 
 
-def _read_only(result):
-    """``result`` with every array inside it (nested dataclasses included) made read-only."""
-    for field in fields(result):
-        value = getattr(result, field.name)
-        if isinstance(value, np.ndarray):
-            value.flags.writeable = False
-        elif is_dataclass(value):
-            _read_only(value)
-    return result
-
-
-def _cached(experiment):
-    """``experiment`` computed once per set of arguments (defaults filled in), its result read-only.
-
-    A shared result must not be changed by a caller, hence the read-only arrays.
-    """
-    signature = inspect.signature(experiment)
-    compute = functools.lru_cache(maxsize=16)(lambda *args, **kwargs: _read_only(experiment(*args, **kwargs)))
-
-    @functools.wraps(experiment)
-    def cached(*args, **kwargs):
-        bound = signature.bind(*args, **kwargs)
-        bound.apply_defaults()
-        return compute(*bound.args, **bound.kwargs)
-
-    cached.cache_clear = compute.cache_clear
-    return cached
+_cached = cached  # simlab.course.memo: one result per argument set, arrays read-only
 
 
 def stages(result, p=PARAMETERS, limited=True):
