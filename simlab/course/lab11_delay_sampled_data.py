@@ -23,6 +23,8 @@ Experiments:
 5. Beyond the seed: the zero-order hold as a delay of about T/2: the phase margin of the
    sampled loop against PM - omega_c T/2, and where that rule fails.
 
+The experiments are cached (:func:`simlab.course.memo.cached`: computed once per argument set, their
+arrays read-only), since the notebook, the self-checks and the figures ask for the same ones.
 The notebook's tasks (A1 .. D3) are listed in :data:`TASKS`; their checks follow the notebook's
 parameters: the dead time ``tau``, the grid step ``h`` of Parts A-C and the sample period ``T``
 of Part D (the table of Part E uses ``T_values``).
@@ -30,7 +32,6 @@ of Part D (the table of Part E uses ``T_values``).
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass, field
 
@@ -49,6 +50,7 @@ from simlab.course.check import (
     check_value,
     not_done,
 )
+from simlab.course.memo import cached
 from simlab.delay import DelayLine, split_delay
 from simlab.delay_approximation import compare_pade
 from simlab.digital import DigitalController, analog_pid, c2d, digital_pid
@@ -480,6 +482,7 @@ def _initial_slope(A, B, C):
     return float(R * (np.asarray(C) @ np.asarray(B))[0, 0])
 
 
+@cached
 def pade_plant_study(tau=TAU, h=H, orders=PADE_ORDERS):
     """The FOPDT plant's step response with the exact delay and with P_n, n in ``orders``.
 
@@ -516,6 +519,7 @@ def _controller():
     return np.array([KP * TI, KP]), np.array([TI, 0.0])
 
 
+@cached
 def loop_exact(t, tau=TAU, r=R):
     """The FOPDT loop's step response exactly: y = sum_{j >= 1} (-1)^{j-1} (k/s)^j e^{-j tau s} r.
 
@@ -558,6 +562,7 @@ def pade_loop(t, tau=TAU, n=1, r=R):
     return lsim(A, B, C, D, np.full(len(t), r), t).y
 
 
+@cached
 def pade_loop_study(tau=TAU, h=H, orders=PADE_ORDERS):
     """The loop's step response, exact (:func:`loop_exact`) and with each Padé order.
 
@@ -600,6 +605,7 @@ def delay_margin(tau=TAU):
                        tau_limit=tau + margin / omega_c)
 
 
+@cached
 def pade_delay_limit(n):
     """The dead time at which the loop with P_n in place of e^{-tau s} loses stability.
 
@@ -622,6 +628,7 @@ def pade_delay_limit(n):
     return DelayLimitRow(order=n, tau_limit=float(limit), relative_error=float(limit / exact - 1.0))
 
 
+@cached
 def delay_limit_runs(factors=(0.9, 1.1), h=0.05, t_end=30.0):
     """The exact loop at tau = factor * pi / (2 k): below the limit it settles, above it grows.
 
@@ -650,6 +657,7 @@ def shift_register_reference(u, tau, h):
     return DelayLine(tau, h).response(np.asarray(u, dtype=float))
 
 
+@cached
 def interpolation_errors(h=0.1, omega=2.0, d=3, alphas=(0.0, 0.25, 0.5, 0.75), samples=400):
     """The shift register's error on u = sin(omega t) for tau = (d + alpha) h, per alpha.
 
@@ -690,6 +698,7 @@ def structure_graph():
     return P, W, W0, Wc
 
 
+@cached
 def graph_response(tau=TAU, h=H, place=(2, "input")):
     """The FOPDT loop per element (:func:`simlab.elementwise.simulate_elements`) with the delay at ``place``."""
     P, W, W0, Wc = structure_graph()
@@ -697,6 +706,7 @@ def graph_response(tau=TAU, h=H, place=(2, "input")):
     return simulate_elements(P, W, W0, Wc, R, (0.0, float(t[-1])), h, delays={place: tau}).y
 
 
+@cached
 def graph_errors(tau=TAU, steps=GRAPH_STEPS):
     """Max error of the per-element loop against :func:`loop_exact`, per step h.
 
@@ -728,6 +738,7 @@ def seed_pi():
     return analog_pid(SEED_KP, SEED_KI)
 
 
+@cached
 def analog_overshoot(t_end=T_END_DIGITAL, h=0.005):
     """Overshoot (peak / r - 1) of the analog loop C(s) G(s) / (1 + C(s) G(s)), step r (lsim, grid h)."""
     num, den = feedback(*series(*seed_pi(), list(SEED_NUM), list(SEED_DEN)), [1.0], [1.0])
@@ -751,6 +762,7 @@ def sampled_run(T=T, method="tustin", controller=None, N=None, t_end=T_END_DIGIT
     return simulate_sampled(*seed_plant(), controller, t_end, r=SEED_R, N=plant_steps(T) if N is None else N)
 
 
+@cached
 def sampled_rows(T_values=T_VALUES):
     """Tustin and matched at each T: spectral radius, peaks of the samples and of y(t).
 
@@ -778,6 +790,7 @@ def grows(e_k, window=SCAN_WINDOW):
     return early, late, late < early
 
 
+@cached
 def stability_scan(T_scan=T_SCAN, method="tustin", N=10):
     """Stability by simulation: run the digital loop for 4 windows of samples at each T, test growth.
 
@@ -804,7 +817,7 @@ def stability_limits():
     return dict(_stability_limits())
 
 
-@functools.lru_cache(maxsize=1)
+@cached
 def _stability_limits():
     return tuple((method, stability_limit(*seed_plant(), *seed_pi(), method=method))
                  for method in ("tustin", "matched"))
@@ -818,6 +831,7 @@ def _crossover(response, omega_max):
     return optimize.brentq(lambda w: math.log(abs(response(w))), grid[i], grid[i + 1], xtol=1e-14, rtol=1e-14)
 
 
+@cached
 def analog_margins():
     """(omega_c, phase margin in degrees, delay margin in s) of the analog loop C(s) G(s)."""
     num, den = series(*seed_pi(), list(SEED_NUM), list(SEED_DEN))
@@ -848,6 +862,7 @@ def digital_phase_margin(T, method="tustin"):
     return float(omega_c), (margin + 180.0) % 360.0 - 180.0
 
 
+@cached
 def phase_margin_rows(steps=PM_STEPS):
     """The sampled loop's phase margin at each T (both designs) against PM - omega_c T / 2.
 
