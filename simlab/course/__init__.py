@@ -87,6 +87,7 @@ EXPERIMENTS = {
         Experiment("lab08", "lab08_lugre", "LuGre friction: the seed's S-function and a stable discretization"),
         Experiment("lab09", "lab09_pneumatic_friction", "Friction models in an electro-pneumatic servo cylinder"),
         Experiment("lab10", "lab10_variable_step_real_time", "Variable step, multistep and real-time algorithms"),
+        Experiment("lab11", "lab11_delay_sampled_data", "Pure delay and sampled-data control systems"),
     )
 }
 
