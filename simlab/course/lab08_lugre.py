@@ -845,14 +845,24 @@ def radau_stick_slip(t_end=40.0, k=K, v_pull=V_PULL):
     return _radau_stick_slip(float(t_end), float(k), float(v_pull))
 
 
+#: Span (s) of the Radau reference solves: a shorter span is read from the same dense solution
+#: (the 30 s of :func:`step_size_study` and the 40 s of :func:`stick_slip` share one solve).
+RADAU_SPAN = 40.0
+
+
 @lru_cache(maxsize=8)
-def _radau_stick_slip(t_end, k, v_pull):
+def _radau_solution(t_end, k, v_pull):
     from scipy.integrate import solve_ivp
 
-    solution = solve_ivp(spring_block_rhs, (0, t_end), [0, 0, 0], args=(k, v_pull), method="Radau",
-                         rtol=1e-9, atol=1e-12, dense_output=True)
+    return solve_ivp(spring_block_rhs, (0, t_end), [0, 0, 0], args=(k, v_pull), method="Radau",
+                     rtol=1e-9, atol=1e-12, dense_output=True).sol
+
+
+@lru_cache(maxsize=8)
+def _radau_stick_slip(t_end, k, v_pull):
+    solution = _radau_solution(max(t_end, RADAU_SPAN), k, v_pull)
     t = np.linspace(0, t_end, round(t_end / 1e-4) + 1)
-    return stick_slip_metrics(t, solution.sol(t)[1])
+    return stick_slip_metrics(t, solution(t)[1])
 
 
 #: The cases of :func:`step_size_study`: (method, steps), the explicit methods above and below their limits.
