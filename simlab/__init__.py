@@ -10,6 +10,8 @@ concept of the course:
 * :mod:`simlab.realtime`: real-time algorithms (实时仿真算法: RTRK2, RTRK3, AB) in a frame loop
   with a sampled input: ``simulate_real_time``.
 * :mod:`simlab.stability`: stability functions and regions, step limits, order fitting.
+* :mod:`simlab.accuracy`: Richardson extrapolation (理查森外推) and the observed order of
+  convergence from three runs: ``richardson``, ``richardson_error``, ``observed_order``.
 * :mod:`simlab.implicit`: implicit methods for stiff (病态) systems: ``trapezoidal`` and ``bdf2``
   with Newton's iteration for nonlinear f, ``backward_euler_linear``.
 * :mod:`simlab.lti`: transfer function, zero-pole-gain and state space; conversions,
