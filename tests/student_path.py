@@ -5,6 +5,7 @@ tests/test_student_path_lab01.py for the list). Split by lab so that the test ru
 labs over the workers (pytest -n, --dist loadfile).
 """
 
+import ast
 import importlib
 import re
 
@@ -14,8 +15,37 @@ import pytest
 from notebook_runner import CHECK_LINE, ROOT, cell_index, code_cells, run_notebook
 from simlab.course import EXPERIMENTS
 from simlab.course.grade_worker import NO_FIGURE_IMAGES
+from simlab.course.parameters import Parameters
 
 CHECK_CALL = re.compile(r"""lab\.check\(\s*["']([^"']+)["']""")
+#: The parameter cell: the second code cell, right after the imports; its first line starts so.
+PARAMETER_CELL = 1
+PARAMETER_HEADING = "# Parameters"
+USE_PARAMETERS = "lab.use_parameters()"
+
+
+def parameter_assignments(source):
+    """``{name: value}`` of the plain assignments of a parameter cell (literals, evaluated)."""
+    tree = ast.parse(source)
+    values = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            namespace = {}
+            exec(compile(ast.Module([node], []), "<parameters>", "exec"), {"__builtins__": {}}, namespace)
+            values.update(namespace)
+    return values
+
+
+def with_parameters(source, changes):
+    """The parameter cell ``source`` with ``changes`` (name -> value) assigned before ``lab.use_parameters()``."""
+    lines = "".join(f"{name} = {value!r}\n" for name, value in changes.items())
+    assert USE_PARAMETERS in source, f"the parameter cell does not end with {USE_PARAMETERS}"
+    return source.replace(USE_PARAMETERS, lines + USE_PARAMETERS)
+
+
+def last_check_cell(path):
+    """Index of the last code cell that calls lab.check."""
+    return max(i for i, source in enumerate(code_cells(path)) if CHECK_CALL.search(source))
 
 
 def _solution(name):
@@ -33,8 +63,45 @@ def lab_tests(number):
     lab = importlib.import_module(f"simlab.course.{name}")
 
     def test_lab_lists_its_tasks_mistakes_and_parameters():
-        assert lab.TASKS and len(lab.MISTAKES) >= 3 and lab.PARAMETER_CHANGES
+        assert lab.TASKS and len(lab.MISTAKES) >= 3 and lab.PARAMETERS
         assert all(mistake.task in lab.TASKS for mistake in lab.MISTAKES)
+
+    def test_lab_declares_its_parameter_contract():
+        """Each parameter: unit, meaning, at least one rule, and a second valid value the tests try."""
+        contract = lab.PARAMETERS
+        assert isinstance(contract, Parameters) and len(contract) >= 1
+        assert lab.TASKS.contract is contract, "TASKS must be built with parameters=PARAMETERS"
+        assert lab.use_parameters == contract.use
+        defaults = contract.defaults()
+        for parameter in contract.values():
+            assert isinstance(parameter.unit, str) and parameter.meaning and parameter.rules, parameter.name
+            assert parameter.alternative is not None, f"{parameter.name} has no alternative value to try"
+            assert not contract.changed(defaults) and contract.changed({parameter.name: parameter.alternative})
+            assert not contract.problems({**defaults, parameter.name: parameter.alternative}), parameter.name
+        alternatives = {name: parameter.alternative for name, parameter in contract.items()}
+        assert not contract.problems(alternatives), "all alternatives at once must be valid"
+
+    @pytest.mark.parametrize("folder", ["solutions", "labs"])
+    def test_parameter_cell_holds_exactly_the_declared_parameters(folder):
+        source = code_cells(ROOT / folder / f"{name}.ipynb")[PARAMETER_CELL]
+        assert source.startswith(PARAMETER_HEADING), f"code cell {PARAMETER_CELL} must start with {PARAMETER_HEADING!r}"
+        tree = ast.parse(source)
+        assert ast.unparse(tree.body[-1]) == USE_PARAMETERS, f"the parameter cell must end with {USE_PARAMETERS}"
+        assert all(isinstance(node, ast.Assign) for node in tree.body[:-1]), "only assignments, then the call"
+        values = parameter_assignments(source)
+        assert set(values) == set(lab.PARAMETERS), f"declared {sorted(lab.PARAMETERS)}, cell sets {sorted(values)}"
+        defaults = lab.PARAMETERS.defaults()
+        assert not lab.PARAMETERS.changed(values), {key: (values[key], defaults[key]) for key in values}
+
+    def test_no_other_cell_rebinds_a_parameter():
+        """The parameters are set once, in their cell: a later cell that rebinds one would make the
+        checks above it and below it disagree."""
+        from simlab.course.grade_worker import bound_names
+
+        cells = code_cells(_solution(name))
+        rebound = {index: sorted(bound_names(source) & set(lab.PARAMETERS)) for index, source in enumerate(cells)
+                   if index != PARAMETER_CELL}
+        assert not any(rebound.values()), {index: names for index, names in rebound.items() if names}
 
     def test_every_task_has_a_check_cell_and_every_check_cell_names_a_task():
         checked = {task for source in code_cells(_solution(name)) for task in CHECK_CALL.findall(source)}
@@ -89,11 +156,28 @@ def lab_tests(number):
         assert failed, f"the check of Task {mistake.task} did not fail: {output}"
         assert mistake.hint in failed[0], f"expected the hint {mistake.hint!r}, got: {failed[0]}"
 
-    @pytest.mark.parametrize("change", lab.PARAMETER_CHANGES, ids=[c.name for c in lab.PARAMETER_CHANGES])
-    def test_changed_parameter_keeps_the_solved_lab_correct(change):
-        run = run_notebook(_solution(name), replace=[(change.assignment, change.changed)])
+    @pytest.mark.parametrize("parameter", list(lab.PARAMETERS))
+    def test_changed_parameter_keeps_every_check_correct(parameter):
+        """The solution with one parameter at its alternative value, run up to its last check."""
+        path = _solution(name)
+        source = code_cells(path)[PARAMETER_CELL]
+        changed = with_parameters(source, {parameter: lab.PARAMETERS[parameter].alternative})
+        run = run_notebook(path, replace=[(source, changed)], stop_after=last_check_cell(path))
         assert run.error is None, f"cell {run.error.index} raised {run.error.error!r}"
         assert run.checks("correct"), "no [correct] line at all"
-        assert not run.checks("not yet"), f"{change.changed}: {run.checks('not yet')}"
+        assert not run.checks("not yet"), f"{parameter} = {lab.PARAMETERS[parameter].alternative!r}: {run.checks('not yet')}"
+        assert run.namespace[parameter] == lab.PARAMETERS[parameter].alternative
+
+    def test_all_parameters_changed_keep_the_whole_lab_correct():
+        """The whole solution with every parameter at its alternative value: each check correct,
+        no cell raises (the tables, labels and figures follow the values too)."""
+        path = _solution(name)
+        source = code_cells(path)[PARAMETER_CELL]
+        changes = {key: parameter.alternative for key, parameter in lab.PARAMETERS.items()}
+        run = run_notebook(path, replace=[(source, with_parameters(source, changes))])
+        assert run.error is None, f"cell {run.error.index} raised {run.error.error!r}"
+        assert len(run.checks("correct")) >= len(lab.TASKS)
+        assert not run.checks("not yet"), run.checks("not yet")
+        assert "changed from the lab's value" in run.cells[PARAMETER_CELL].text
 
     return {key: value for key, value in locals().items() if key.startswith("test_")}

@@ -20,7 +20,21 @@ def test_run_one_lab_writes_figures_and_a_summary_table(tmp_path, capsys):
     assert main(["run", "lab01", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "[1/1] lab01" in out and "Euler y(2)" in out
+    assert max(len(line) for line in out.splitlines()) <= 100
     assert (tmp_path / "lab01_methods.png").stat().st_size > 10_000
+
+
+def test_the_run_table_fits_100_columns_with_every_labs_summary():
+    """Every lab's summary rows (computed as `simlab run all` prints them) in one table: no line over
+    100 columns, and every quantity's words still in it."""
+    from simlab.course.cli import _format_table
+
+    rows = [("lab10", "RKF45 on the e = 0.9 orbit: accepted / rejected steps, f-evaluations, error at "
+                      "rtol 1e-6", "68 / 24, 529, 1.24e-4 (fixed RK4 at equal accuracy: 1,505 steps, 11.4x the cost)"),
+            ("lab01", "Euler y(2)", "10.4550")]
+    table = _format_table(rows, ("lab", "quantity", "value"))
+    assert max(len(line) for line in table.splitlines()) <= 100
+    assert "11.4x the cost)" in table and "f-evaluations," in table
 
 
 def test_run_unknown_name_fails_with_the_list_of_names(tmp_path, capsys):
@@ -42,13 +56,33 @@ def _project(tmp_path):
     return tmp_path / "labs" / "lab99_demo.ipynb"
 
 
-def test_build_labs_check_keeps_an_edited_lab_and_says_so(tmp_path, capsys):
+def test_build_labs_check_fails_on_an_edited_lab_and_says_why(tmp_path, capsys):
+    """--check exits 1 whenever a lab differs from what build-labs would write, edited or not."""
     lab = _project(tmp_path)
     lab.write_text(lab.read_text().replace("YOUR CODE HERE", "my work"))
     capsys.readouterr()
-    assert main(["build-labs", "--check", "--root", str(tmp_path)]) == 0
+    assert main(["build-labs", "--check", "--root", str(tmp_path)]) == 1
     out = capsys.readouterr().out
-    assert "kept" in out and "student work" in out and "out of date" not in out
+    assert f"edited: {lab}" in out and "student work" in out and "out of date" not in out
+    assert "my work" in lab.read_text()  # --check writes nothing
+
+
+def test_build_labs_check_fails_on_an_edited_lab_whose_solution_changed(tmp_path, capsys):
+    lab = _project(tmp_path)
+    lab.write_text(lab.read_text().replace("YOUR CODE HERE", "my work"))
+    solution = tmp_path / "solutions" / "lab99_demo.ipynb"
+    solution.write_text(solution.read_text().replace("Lab 99", "Lab 99, revised"))
+    capsys.readouterr()
+    assert main(["build-labs", "--check", "--root", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert f"edited: {lab}" in out and "solution has changed" in out and "up to date" not in out
+
+
+def test_build_labs_check_names_the_project_folder(tmp_path, capsys):
+    _project(tmp_path)
+    capsys.readouterr()
+    assert main(["build-labs", "--check", "--root", str(tmp_path)]) == 0
+    assert f"project folder: {tmp_path.resolve()}" in capsys.readouterr().out
 
 
 def test_build_labs_check_fails_on_a_stale_lab(tmp_path, capsys):

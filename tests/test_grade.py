@@ -89,6 +89,11 @@ y_seed_at_2 = Liar(0.0)
 '''
 
 
+#: A last cell that rebinds parameters and answers after every check ran (a discussion question
+#: that computes with other values): the grade must be the one the check cells showed.
+REBINDING = "h, y0 = 0.05, 0.5\ny_euler = y_euler[::-1]\nerr_rk4 = None\n"
+
+
 def _main_set(folder):
     """Write the main submissions; return {file name: (status, {task: result})}."""
     solution = _notebook("solutions", "lab01_euler_rk4")
@@ -107,6 +112,12 @@ def _main_set(folder):
         write(f"mistake{number:02d}_task{mistake.task}.ipynb",
               _handed_in(_edited(solution, [(mistake.correct, mistake.wrong)])),
               results={**passed, mistake.task: "not yet"})
+    rebound = copy.deepcopy(solution)
+    rebound["cells"].append(_code_cell(REBINDING))
+    write("rebound_later.ipynb", _handed_in(rebound), results=passed)
+    unchecked = copy.deepcopy(solution)
+    unchecked["cells"] = [cell for cell in unchecked["cells"] if 'lab.check("5")' not in "".join(cell["source"])]
+    write("check_cell_deleted.ipynb", _handed_in(unchecked), results=passed)
     loop = ("import time\nk = 0\nwhile k < N:  # k is never increased: the loop never ends\n"
             "    time.sleep(0.01)  # (it waits, to keep the test cheap)\n")
     endless = _edited(solution, [("for k in range(N):\n    # y_{k+1}", loop + "    # y_{k+1}")])
@@ -291,6 +302,27 @@ def test_a_tampered_self_check_gains_nothing(main_run):
     outputs = [output for cell in executed["cells"] for output in cell.get("outputs", [])]
     printed = "".join("".join(output.get("text", "")) for output in outputs)
     assert "[correct] Task 2: all values match" in printed  # the notebook printed it; the grade ignores it
+
+
+def test_a_later_rebinding_changes_no_grade(main_run):
+    """Each task is graded on its values when its check cell ran, not on the final state."""
+    rows = _rows(main_run["out"] / "grades.csv")
+    row = rows["rebound_later.ipynb"]
+    assert row["passed"] == str(len(TASKS)) and row["parameters"] == "", row
+
+
+def test_a_task_whose_check_cell_never_ran_is_graded_on_the_final_state_and_says_so(main_run):
+    feedback = (main_run["out"] / "feedback" / "check_cell_deleted.md").read_text()
+    assert "never ran" in feedback
+    assert "Task 5" in _rows(main_run["out"] / "grades.csv")["check_cell_deleted.ipynb"]["note"]
+
+
+def test_the_note_says_when_a_notebook_redefines_the_checks_or_hands_in_its_own_objects(main_run):
+    note = _rows(main_run["out"] / "grades.csv")["tampered.ipynb"]["note"]
+    assert "redefines self-check functions" in note and "lab.check" in note and "check_module.check_array" in note
+    assert "objects of its own class" in note and "__main__.AlwaysEqual" in note
+    feedback = (main_run["out"] / "feedback" / "tampered.md").read_text()
+    assert "redefines self-check functions" in feedback
 
 
 def test_an_endless_cell_is_interrupted_and_the_rest_still_counts(main_run):

@@ -45,6 +45,37 @@ def test_exact_responses_are_the_inverse_laplace_transforms(kind, u):
     np.testing.assert_allclose(lab.exact_response(kind, grid), expected, rtol=1e-12, atol=1e-14)
 
 
+@pytest.mark.parametrize("kind, u", [("step", lambda s: 1 / s), ("ramp", lambda s: 1 / s**2),
+                                      ("sine", lambda s: 1 / (s**2 + 1))])
+@pytest.mark.parametrize("A", [[[0.0, 1.0], [-6.0, -5.0]], [[-1.0, 0.5], [0.0, -4.0]]])
+def test_exact_responses_follow_another_system_matrix(kind, u, A):
+    """Oracle: sympy inverse Laplace transform of C (sI - A)^-1 B U(s) with the lab's B, C."""
+    s = sp.Symbol("s")
+    t = sp.Symbol("t", positive=True)
+    M = sp.Matrix(A).applyfunc(sp.nsimplify)
+    G = (sp.Matrix([[1, 0]]) * (s * sp.eye(2) - M).inv() * sp.Matrix([0, 1]))[0]
+    y = sp.inverse_laplace_transform(sp.apart(sp.together(G * u(s)), s), s, t)
+    grid = np.array([0.3, 1.0, 4.0])
+    expected = [float(y.subs(t, v)) for v in grid]
+    np.testing.assert_allclose(lab.exact_response(kind, grid, A), expected, rtol=1e-12, atol=1e-14)
+
+
+def test_transfer_function_of_the_lab_matrix():
+    """Oracle: the lab's G(s) = 1/(s^2 + 3s + 2), and sympy's C (sI - A)^-1 B for another A."""
+    num, den = lab.transfer_function()
+    np.testing.assert_array_equal(num, [1.0])
+    np.testing.assert_array_equal(den, [1.0, 3.0, 2.0])
+    s = sp.Symbol("s")
+    A = [[-1.0, 0.5], [0.0, -4.0]]
+    G = sp.cancel((sp.Matrix([[1, 0]]) * (s * sp.eye(2) - sp.Matrix(A).applyfunc(sp.nsimplify)).inv()
+                   * sp.Matrix([0, 1]))[0])
+    num, den = lab.transfer_function(A)
+    expected = sp.Poly(sp.denom(G), s).all_coeffs()
+    lead = float(expected[0])
+    np.testing.assert_allclose(den, [float(c) / lead for c in expected])
+    np.testing.assert_allclose(num, [float(sp.numer(G)) / lead])
+
+
 def test_each_hold_is_exact_for_its_inputs_and_orders_elsewhere():
     holds = lab.hold_accuracy()
     assert max(holds.step.zoh + holds.step.foh) < 1e-13

@@ -129,15 +129,29 @@ def test_run_returns_the_typed_results_and_every_figure_draws_from_them():
             plt.close(fig)
 
 
-@pytest.mark.parametrize("parameters", [{}, {"T": 0.02, "limit": 0.6, "b_bl": 0.3}])
-def test_every_task_check_with_a_reference_accepts_it(parameters):
-    """The checks follow the notebook's T, limit and b_bl: references and checks agree for other values."""
+@pytest.mark.parametrize("changed", [False, True], ids=["defaults", "alternatives"])
+def test_every_task_check_with_a_reference_accepts_it(changed):
+    """The checks follow the notebook's parameters: references and checks agree at the defaults and
+    with every parameter at its declared alternative, each given as Tasks gives it (by signature)."""
+    namespace = {name: p.alternative for name, p in lab.PARAMETERS.items()} if changed else {}
     for name, task in lab.TASKS.items():
         if task.reference is None:
             continue
-        used = {key: value for key, value in parameters.items() if key in task.parameters}
-        reference = task.reference(**used)
-        assert task.check(*(reference[answer] for answer in task.answers), **used), name
+        reference = task.reference(**lab.TASKS.parameters(name, namespace, task.reference))
+        parameters = lab.TASKS.parameters(name, namespace)
+        assert set(task.parameters) <= set(parameters), name
+        assert task.check(*(reference[answer] for answer in task.answers), **parameters), name
+
+
+def test_every_check_and_reference_takes_the_parameters_its_task_names():
+    """No lab constant is read where a parameter exists: each task's check (and reference) accepts
+    every parameter its task lists as a keyword."""
+    import inspect
+
+    for name, task in lab.TASKS.items():
+        for function in (task.check, task.reference):
+            if function is not None:
+                assert set(task.parameters) <= set(inspect.signature(function).parameters), (name, function.__name__)
 
 
 def test_predictions_are_those_of_the_limit_cycle_runs():

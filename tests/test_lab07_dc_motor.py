@@ -94,7 +94,7 @@ def test_every_figure_is_drawn_by_a_lab_function_from_the_typed_results(experime
 
 @pytest.mark.parametrize("entry", ["loaded", "seed_acr"])
 def test_the_start_figures_draw_the_other_starts(experiment, plt, entry):
-    """The notebook draws the rated-load start with the same function; the seed's ACR start has
+    """The notebook draws the loaded start with the same function; the seed's ACR start has
     the same fields (``result``, ``metrics``)."""
     start = getattr(experiment.data, entry)
     for draw in (lab.plot_drive_start, lab.plot_drive_phase):
@@ -136,6 +136,20 @@ def test_the_stage_names_overlap_no_line_and_no_other_text(experiment, plt, entr
         plt.close(fig)
 
 
+def test_run_summary_names_the_default_load_and_gives_its_numbers(experiment):
+    """run() uses the lab's default load z = 0.8 and says so. Oracles: the prediction scales with
+    lambda - z from the textbook's 8.31 % at no load; the load step is a linear transient, so its dip
+    is 0.8 times the dip of the rated step I_N."""
+    labels = dict(experiment.summary)
+    assert "start with load z = 0.8: sigma_n simulated / predicted" in labels
+    assert "load step 0.8 I_N: speed dip / recovery" in labels
+    assert not any("rated" in label for label in labels)
+    data = experiment.data
+    assert data.loaded.load == pytest.approx(0.8 * 136) and data.loaded.result.t[-1] == pytest.approx(1.5)
+    assert data.loaded.predicted == pytest.approx(8.31 * (1.5 - 0.8) / 1.5, abs=0.005)
+    assert data.load_step.dip == pytest.approx(0.8 * lab.load_step(z=1.0).dip, rel=1e-3)
+
+
 def test_the_start_figure_prints_the_parameters_and_the_load_in_use(plt):
     start = lab.loaded_start(0.5, p=lab.drive_parameters(2.0), h=4.0, h_sim=1e-4)
     fig = lab.plot_drive_start(start)
@@ -159,9 +173,11 @@ def test_experiments_follow_the_notebook_parameters():
 
 def test_runs_are_long_enough_for_stage_two():
     """Oracle: the textbook spans (1 s no load, 1.5 s rated load) and t_II = n* Ce Tm / (R (lambda - z) I_N) by hand."""
-    assert lab.start_span() == 1.0 and lab.start_span(lab.PARAMETERS, 1.0) == 1.5
+    assert lab.start_span() == 1.0 and lab.start_span(lab.DRIVE, 1.0) == 1.5
+    t_II = 1460 * 0.132 * 0.18 / (0.5 * (1.5 - 0.8) * 136)  # the default load z = 0.8: 0.73 s
+    assert lab.start_span(lab.DRIVE, 0.8) == 1.5 and 1.0 < t_II + 0.45 <= 1.5
     t_II = 1460 * 0.132 * 0.18 / (0.5 * (1.5 - 1.3) * 136)
-    assert lab.start_span(lab.PARAMETERS, 1.3) >= t_II + 0.45
+    assert lab.start_span(lab.DRIVE, 1.3) >= t_II + 0.45
 
 
 def test_a_cached_experiment_is_shared_and_read_only():

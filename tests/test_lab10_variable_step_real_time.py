@@ -182,6 +182,47 @@ def test_achieved_error_and_equal_accuracy_checks_follow_rtol():
     assert "round up" in str(lab.check_equal_accuracy(N - 1, 4 * N / study.run.nfev, rtol=1e-7))
 
 
+def test_achieved_error_and_equal_accuracy_checks_follow_the_eccentricity():
+    """Oracle: brentq's Kepler solution for e = 0.7 at the accepted times of the run from its own aphelion."""
+    study = lab.orbit_study(lab.RTOL, 0.7)
+    np.testing.assert_allclose(study.run.x[0], [-1.7, 0.0, 0.0, -math.sqrt(0.3 / 1.7)], atol=1e-15)
+    error = np.max(np.linalg.norm(study.run.x[:, :2] - kepler_brentq(study.run.t, 0.7), axis=1))
+
+    def achieved_error(t, x, e):
+        return np.max(np.linalg.norm(x[:, :2] - kepler_brentq(t, e), axis=1))
+
+    assert lab.check_achieved_error(error, achieved_error, e=0.7)
+    assert not lab.check_achieved_error(error, achieved_error)  # the lab's e = 0.9 gives another error
+    N = lab.rk4_ladder(0.7).steps_for(error)
+    assert lab.check_equal_accuracy(N, 4 * N / study.run.nfev, e=0.7)
+    assert not lab.check_equal_accuracy(N, 4 * N / study.run.nfev)
+
+
+def test_the_second_trajectory_of_task_a2_has_its_largest_error_inside():
+    """Closed form: positions moved outwards by 1e-4 sin^2(t/2), velocities by 1e-4 (1, -1); brentq's Kepler
+    solution gives the distances back, largest near t = pi and zero at the end."""
+    t = lab.orbit_study().run.t
+    x, offset = lab._test_trajectory(t, lab.ECCENTRICITY)
+    distance = np.linalg.norm(x[:, :2] - kepler_brentq(t), axis=1)
+    np.testing.assert_allclose(distance, 1e-4 * np.sin(t / 2) ** 2, atol=1e-15)
+    np.testing.assert_allclose(offset, 1e-4 * np.sin(t / 2) ** 2, atol=1e-20)
+    assert t[np.argmax(distance)] == pytest.approx(math.pi, abs=0.01) and distance[-1] < 1e-15
+    np.testing.assert_allclose(x[:, 2:] - lab.orbit_exact(t)[:, 2:], 1e-4 * np.array([[1.0, -1.0]]).repeat(len(t), 0),
+                               atol=1e-15)
+
+
+def test_the_parameter_rules_refuse_what_breaks_the_lab():
+    """The rules name the parameter: e above 0.95, a frame above AB4's limit, a step that does not divide 5 s."""
+    from simlab.course.parameters import ParameterError
+
+    defaults = lab.PARAMETERS.defaults()
+    for name, value in (("e", 0.97), ("e", 0.0), ("h_frame", 0.2), ("h_frame", 0.03), ("h_ab", 0.5), ("rtol", 1e-2),
+                        ("error_target", 0.5), ("t_eval", 1e-5)):
+        with pytest.raises(ParameterError, match=rf"{name} = "):
+            lab.PARAMETERS.use({**defaults, name: value}, show=False)
+    lab.PARAMETERS.use({**defaults, "e": 0.95, "h_frame": 0.125, "h_ab": 0.25}, show=False)
+
+
 # ---------------------------------------------------------------------------------------------
 # Part B: Adams-Bashforth on the seed's loop
 # ---------------------------------------------------------------------------------------------
@@ -297,6 +338,9 @@ def test_step_limits_on_the_loop_by_the_roots_of_the_characteristic_polynomial()
         assert row.h_per_evaluation == pytest.approx(row.h_max / {"abm4": 2, "rk4": 4}.get(row.method, 1))
     euler = min(-2 * p.real / abs(p) ** 2 for p in poles)  # |1 + h lambda| <= 1 in closed form
     assert lab.adams_stability().row("ab1").h_max == pytest.approx(euler, rel=1e-9)
+    # the limits the rules of h_ab and h_frame use: AB2's and AB4's, rounded down to 1 ms
+    for method, limit in (("ab2", lab.AB2_STEP_LIMIT), ("ab4", lab.AB4_STEP_LIMIT)):
+        assert spectral_radius(method, limit) <= 1 and spectral_radius(method, limit + 1e-3) > 1
 
 
 # ---------------------------------------------------------------------------------------------

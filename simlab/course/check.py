@@ -19,22 +19,30 @@ changed, and a later task can be done before an earlier one (it uses the referen
 so). :meth:`Tasks.take` never binds a name in the notebook: a borrowed reference is never
 mistaken for the student's answer.
 
+The lab's parameters are declared once (:mod:`simlab.course.parameters`); ``Tasks(...,
+parameters=PARAMETERS)`` passes every declared parameter that a check or reference takes as a
+keyword, with the notebook's value, and each result ends with the values it used. When an answer
+matches neither the reference nor one of the lab's typical mistakes, :func:`check_array` and
+:func:`check_value` still try the generic slips (:func:`generic_hint`: sign, units, transpose,
+one sample late or early, a missing first or last point) before reporting the difference.
+
 The generic machinery lives here; each lab's checks live with that lab's module.
 """
 
 from __future__ import annotations
 
+import inspect
 import math
 import numbers
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 from typing import Callable, Mapping
 
 import numpy as np
 
 __all__ = ["CheckResult", "check_array", "check_value", "all_of", "Task", "Tasks", "not_done", "Mistake",
-           "ParameterChange"]
+           "generic_hint"]
 
 
 @dataclass(frozen=True)
@@ -147,6 +155,82 @@ def _as_real(answer):
     return array.astype(float), None
 
 
+#: Factors that a unit slip produces, with what they usually mean.
+_FACTORS = ((180 / math.pi, "degrees instead of radians"), (math.pi / 180, "radians where degrees were asked"),
+            (2 * math.pi, "rad/s instead of Hz (a factor 2 pi)"), (1 / (2 * math.pi), "Hz instead of rad/s (a factor 1/(2 pi))"))
+
+
+def _close(a, b, rtol, atol):
+    return a.shape == b.shape and bool(np.allclose(a, b, rtol=rtol, atol=atol))
+
+
+def _significant(reference, atol):
+    """True if the reference is not zero to the tolerance (a pattern on zeros proves nothing)."""
+    return bool(np.max(np.abs(reference), initial=0.0) > 10 * atol)
+
+
+def generic_hint(answer, reference, *, rtol=1e-9, atol=1e-12, single=False):
+    """The name of a typical slip that turns ``reference`` into ``answer``, or ``""``.
+
+    Recognised, in this order: the sign flipped (``-reference``), a unit slip (a factor 10^k,
+    k = +-1 .. +-9, degrees/radians, Hz/rad/s), a transposed matrix, a sequence one sample late
+    or early (along the first axis, ``answer[k] = reference[k -+ 1]``). Called by
+    :func:`check_array` and :func:`check_value` when the answer matches neither the reference
+    nor a lab's own alternatives.
+
+    Examples
+    --------
+    >>> generic_hint([-1.0, -2.0], [1.0, 2.0])
+    'every value has the opposite sign of the reference: a sign slip (feedback sign, e = r - y or y - r, direction of a force)?'
+    >>> generic_hint([0.0, 1.0, 2.0], [1.0, 2.0, 3.0])
+    'your sequence is one sample late: your value at index k is the reference at index k - 1 (an index or time shift by one step?)'
+    """
+    answer = np.asarray(answer, dtype=float)
+    reference = np.asarray(reference, dtype=float)
+    if answer.shape != reference.shape or not _significant(reference, atol):
+        return ""
+    yours = "your value is" if single else "your values are"
+    if _close(answer, -reference, rtol, atol):
+        return (f"{'your value has' if single else 'every value has'} the opposite sign of the reference: a sign "
+                f"slip (feedback sign, e = r - y or y - r, direction of a force)?")
+    for k in (1, 2, 3, 6, 9, -1, -2, -3, -6, -9):
+        if _close(answer, reference * 10.0 ** k, rtol, atol):
+            return (f"{yours} 10^{k} times the reference: a unit slip (s and ms, m and mm, a percentage "
+                    f"as a fraction, ...)?")
+    for factor, meaning in _FACTORS:
+        if _close(answer, reference * factor, rtol, atol):
+            return f"{yours} {factor:.4g} times the reference: {meaning}?"
+    if reference.ndim == 2 and reference.shape[0] == reference.shape[1] and _close(answer, reference.T, rtol, atol):
+        return "that is the transpose of the reference: rows and columns are swapped (M.T instead of M?)."
+    if reference.ndim >= 1 and len(reference) >= 3 and not _close(reference[1:], reference[:-1], rtol, atol):
+        if _close(answer[1:], reference[:-1], rtol, atol):
+            return ("your sequence is one sample late: your value at index k is the reference at index k - 1 "
+                    "(an index or time shift by one step?)")
+        if _close(answer[:-1], reference[1:], rtol, atol):
+            return ("your sequence is one sample early: your value at index k is the reference at index k + 1 "
+                    "(an index or time shift by one step?)")
+    return ""
+
+
+def _shape_hint(array, reference, rtol, atol):
+    """Why the shapes differ, where a typical slip explains it."""
+    if array.ndim == reference.ndim == 1 and array.size == reference.size - 1:
+        if _close(array, reference[1:], rtol, atol):
+            return " These are the values from k = 1 on: you left out the initial value at t0 (N steps give N + 1 points)."
+        if _close(array, reference[:-1], rtol, atol):
+            return " These are the values without the last point: the loop stops one step early (range(N + 1) points)."
+        return " Did you leave out the initial value at t0 (N steps give N + 1 points)?"
+    if array.ndim == reference.ndim == 1 and array.size == reference.size + 1:
+        return " One value too many: N steps give N + 1 points (did the loop run once more, or t1 get a step of its own?)"
+    if array.ndim == reference.ndim == 2 and array.shape == reference.shape[::-1]:
+        if _close(array.T, reference, rtol, atol):
+            return " It is the transpose of the reference: rows and columns are swapped (M.T instead of M?)."
+        return " The shape is transposed: rows and columns are swapped."
+    if array.size == reference.size:
+        return " The numbers are there; reshape it (np.ravel) to the expected shape."
+    return ""
+
+
 def check_array(title, answer, reference, *, rtol=1e-9, atol=1e-12, alternatives=(), what="values"):
     """Compare an array answer with a computed reference and explain any difference.
 
@@ -176,11 +260,11 @@ def check_array(title, answer, reference, *, rtol=1e-9, atol=1e-12, alternatives
     if problem:
         return CheckResult(False, title, f"expected an array of real numbers, {problem}.")
     if array.shape != reference.shape:
-        hint = ""
-        if array.ndim == reference.ndim == 1 and array.size == reference.size - 1:
-            hint = " Did you leave out the initial value at t0 (N steps give N + 1 points)?"
-        elif array.size == reference.size:
-            hint = " The numbers are there; reshape it (np.ravel) to the expected shape."
+        for alternative, hint in alternatives:
+            alternative = np.asarray(alternative, dtype=float)
+            if _close(array, alternative, rtol, atol):
+                return CheckResult(False, title, hint)
+        hint = _shape_hint(array, reference, rtol, atol)
         return CheckResult(
             False,
             title,
@@ -202,6 +286,9 @@ def check_array(title, answer, reference, *, rtol=1e-9, atol=1e-12, alternatives
         alternative = np.asarray(alternative, dtype=float)
         if alternative.shape == array.shape and np.allclose(array, alternative, rtol=rtol, atol=atol):
             return CheckResult(False, title, hint)
+    hint = generic_hint(array, reference, rtol=rtol, atol=atol)
+    if hint:
+        return CheckResult(False, title, hint)
     flat = np.argmax(~close.ravel())
     index = np.unravel_index(flat, array.shape)
     index_text = int(index[0]) if len(index) == 1 else tuple(int(i) for i in index)
@@ -246,6 +333,9 @@ def check_value(title, answer, reference, *, rtol=1e-6, atol=1e-9, alternatives=
     for alternative, hint in alternatives:
         if np.isclose(value, float(alternative), rtol=rtol, atol=atol):
             return CheckResult(False, title, f"{value:.6g}{suffix}: {hint}")
+    hint = generic_hint(np.array([value]), np.array([reference]), rtol=rtol, atol=atol, single=True)
+    if hint:
+        return CheckResult(False, title, f"{value:.6g}{suffix}: {hint}")
     return CheckResult(
         False,
         title,
@@ -307,16 +397,36 @@ class Task:
     also: tuple = ()
 
 
+def _keywords(function):
+    """Names ``function`` accepts as keywords (all of them for ``**kwargs``: None)."""
+    if function is None:
+        return set()
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return set()
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in signature.parameters.values()):
+        return None
+    return {name for name, p in signature.parameters.items()
+            if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)}
+
+
 class Tasks(Mapping):
     """The tasks of a lab, by name; checks and references read the notebook's own variables.
 
-    A lab module defines ``TASKS = Tasks(Task(...), ...)`` and exposes ``check = TASKS.check`` and
-    ``take = TASKS.take``. Called from a notebook cell, both read the variables of the
-    notebook (its global namespace); pass ``namespace=`` to use another mapping (the grader and
-    the tests do).
+    A lab module defines ``TASKS = Tasks(Task(...), ..., parameters=PARAMETERS)`` and exposes
+    ``check = TASKS.check`` and ``take = TASKS.take``. Called from a notebook cell, both read the
+    variables of the notebook (its global namespace); pass ``namespace=`` to use another mapping
+    (the grader and the tests do).
+
+    With the lab's parameter contract (:class:`simlab.course.parameters.Parameters`), every
+    declared parameter that a task's check (or reference) takes as a keyword is passed from the
+    notebook (its default where the notebook does not define it): no check reads a lab constant
+    where a parameter exists. A value that breaks its rule makes the check say so; a check's
+    result names the parameter values it used.
     """
 
-    def __init__(self, *tasks):
+    def __init__(self, *tasks, parameters=None):
         self._tasks = {}
         for task in tasks:
             if not isinstance(task, Task):
@@ -325,6 +435,13 @@ class Tasks(Mapping):
                 raise ValueError(f"two tasks are called {task.name!r}.")
             self._tasks[task.name] = task
         self._owner = {name: task for task in tasks for name in task.answers + task.also}
+        self.contract = parameters
+        declared = set(parameters or ())
+        for task in tasks:
+            undeclared = set(task.parameters) - declared
+            if parameters is not None and undeclared:
+                raise ValueError(f"Task {task.name} names parameters that the lab does not declare: "
+                                 f"{', '.join(sorted(undeclared))}.")
 
     def __getitem__(self, name):
         try:
@@ -344,9 +461,21 @@ class Tasks(Mapping):
             return namespace
         return sys._getframe(depth).f_globals
 
-    def parameters(self, name, namespace):
-        """The parameters of task ``name`` that ``namespace`` defines (the rest take defaults)."""
-        return {key: namespace[key] for key in self[name].parameters if key in namespace}
+    def parameter_names(self, name, function=None):
+        """The parameters task ``name`` passes to its check (or to ``function``): the task's own
+        list and every declared parameter the function takes as a keyword, in declaration order."""
+        task = self[name]
+        function = task.check if function is None else function
+        accepted = _keywords(function)
+        declared = [key for key in (self.contract or ()) if accepted is None and key in task.parameters
+                    or accepted is not None and key in accepted]
+        return tuple(dict.fromkeys([*declared, *task.parameters]))
+
+    def parameters(self, name, namespace, function=None):
+        """The parameters of task ``name`` with the notebook's values (declared defaults for the rest)."""
+        values = self.contract.notebook_values(namespace) if self.contract is not None else {}
+        return {key: namespace[key] if key in namespace else values[key]
+                for key in self.parameter_names(name, function) if key in namespace or key in values}
 
     def missing(self, name, namespace):
         """Names of task ``name``'s answers that ``namespace`` does not define."""
@@ -356,8 +485,9 @@ class Tasks(Mapping):
         """Check task ``name`` with the answers and parameters defined in the notebook.
 
         Returns ``[not yet] Task X is not done yet`` when an answer is not defined, and the
-        check's own result otherwise. Keyword arguments give answers explicitly (for example
-        ``check("2", y_euler=y_seed)`` to see what the check of Task 2 says about other numbers).
+        check's own result otherwise, with a last line that names the parameter values used.
+        Keyword arguments give answers explicitly (for example ``check("2", y_euler=y_seed)`` to
+        see what the check of Task 2 says about other numbers).
         """
         namespace = self._caller_namespace(namespace)
         task = self[name]
@@ -371,12 +501,29 @@ class Tasks(Mapping):
             return not_done(name, f"{names} {'is' if len(missing) == 1 else 'are'} not defined; "
                                   f"do the task in the cell above (replace `raise NotImplementedError` "
                                   f"with your code) and run it.")
+        parameters = self.parameters(name, namespace)
+        if self.contract is not None:
+            broken = [problem for key, problem in self.contract.broken(namespace).items() if key in parameters]
+            if broken:
+                return CheckResult(False, f"Task {name}", f"{broken[0]} Change it in the parameter cell and run "
+                                                         f"the lab again.")
         answers = [namespace[answer] for answer in task.answers]
         try:
-            return task.check(*answers, **self.parameters(name, namespace))
+            result = task.check(*answers, **parameters)
         except NotImplementedError:  # a function of the task that still holds its stub
             return not_done(name, "a function of this task still raises NotImplementedError; replace "
                                   "`raise NotImplementedError` in it with your code and run its cell.")
+        return self._with_parameters(result, parameters)
+
+    def _with_parameters(self, result, parameters):
+        """``result`` with a last line naming the declared parameter values the check used."""
+        if self.contract is None or not isinstance(result, CheckResult):
+            return result
+        used = [key for key in parameters if key in self.contract]
+        if not used:
+            return result
+        text = ", ".join(self.contract[key].describe(parameters[key]) for key in used)
+        return replace(result, details=result.details + (f"(checked with {text})",))
 
     def take(self, *names, namespace=None):
         """The notebook's values of ``names``, with the reference for those not defined yet.
@@ -397,7 +544,7 @@ class Tasks(Mapping):
             borrowed.setdefault(task.name, []).append(name)
         for task_name, missing in borrowed.items():
             task = self[task_name]
-            reference = task.reference(**self.parameters(task_name, namespace))
+            reference = task.reference(**self.parameters(task_name, namespace, task.reference))
             values.update({name: reference[name] for name in missing})
             print(f"Task {task_name} is not done yet: this cell uses the reference {', '.join(missing)}.")
         return SimpleNamespace(**values)
@@ -425,16 +572,3 @@ class Mistake:
     correct: str
     wrong: str
     hint: str
-
-
-@dataclass(frozen=True)
-class ParameterChange:
-    """A documented parameter of a lab and another value for it: the lab must stay correct.
-
-    ``assignment`` is the line of the solution notebook that sets the parameter and
-    ``changed`` that line with the other value.
-    """
-
-    name: str
-    assignment: str
-    changed: str

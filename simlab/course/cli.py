@@ -29,11 +29,25 @@ def _plural(count, word):
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def _format_table(rows, headers):
+#: Width of the printed tables (a terminal of 100 columns shows them unwrapped).
+TABLE_WIDTH = 100
+
+
+def _format_table(rows, headers, width=TABLE_WIDTH):
+    """Rows as a text table at most ``width`` columns wide; long cells wrap onto lines of their own."""
+    import textwrap
+
+    rows = [[str(cell) for cell in row] for row in rows]
     widths = [max(len(str(row[i])) for row in [headers, *rows]) for i in range(len(headers))]
+    while sum(widths) + 2 * (len(widths) - 1) > width and max(widths) > 12:
+        widths[widths.index(max(widths))] -= 1  # narrow the widest column, one character at a time
     line = "  ".join("-" * w for w in widths)
-    out = ["  ".join(str(h).ljust(w) for h, w in zip(headers, widths)), line]
-    out += ["  ".join(str(c).ljust(w) for c, w in zip(row, widths)) for row in rows]
+    out = ["  ".join(str(h).ljust(w) for h, w in zip(headers, widths)).rstrip(), line]
+    for row in rows:
+        pieces = [textwrap.wrap(cell, w, break_on_hyphens=False) or [""] for cell, w in zip(row, widths)]
+        for k in range(max(len(piece) for piece in pieces)):
+            out.append("  ".join((piece[k] if k < len(piece) else "").ljust(w)
+                                 for piece, w in zip(pieces, widths)).rstrip())
     return "\n".join(out)
 
 
@@ -92,25 +106,39 @@ def _cmd_build_labs(args):
         print(f"backed up edited lab to {path}")
     for path in report.written:
         print(f"wrote {path}")
+    if args.check:
+        return _report_check(report, root)
     for path in report.refused:
         newer = path in report.edited_outdated
         print(
             f"kept {path}: edited after it was generated (student work)"
             + (", and its solution has changed since: `simlab build-labs --force` writes the new "
                "version after a backup to labs/.backup/" if newer else "; it is not overwritten"),
-            file=sys.stderr if newer and not args.check else sys.stdout,
+            file=sys.stderr if newer else sys.stdout,
         )
-    if args.check:
-        for path in report.stale:
-            print(f"out of date: {path} (run `simlab build-labs`)")
-        if report.stale:
-            return 1
-        print(f"labs/ is up to date ({_plural(len(report.unchanged), 'lab')}"
-              + (f", {_plural(len(report.refused), 'edited lab')} kept)" if report.refused else ")"))
-        return 0
     if not report.written and not report.refused:
         print(f"labs/ is up to date ({_plural(len(report.unchanged), 'lab')})")
     return 1 if report.edited_outdated and report.refused else 0
+
+
+def _report_check(report, root):
+    """``build-labs --check``: exit 1 when any lab differs from what ``build-labs`` would write, saying why."""
+    print(f"project folder: {Path(root).resolve()}")
+    differ = []
+    for path in report.stale:
+        differ.append(f"missing: {path} (run `simlab build-labs`)" if not path.exists() else
+                      f"out of date: {path} (its solution has changed since it was generated; run `simlab build-labs`)")
+    for path in report.edited:
+        why = "its solution has changed since too; " if path in report.edited_outdated else ""
+        differ.append(f"edited: {path} (changed after it was generated: student work? {why}`simlab build-labs "
+                      f"--force` writes the generated version after a backup to labs/.backup/)")
+    for line in differ:
+        print(line)
+    if differ:
+        print(f"labs/ is not what `simlab build-labs` would write ({_plural(len(differ), 'lab')} differ)")
+        return 1
+    print(f"labs/ is up to date ({_plural(len(report.unchanged), 'lab')})")
+    return 0
 
 
 def _cmd_grade(args):

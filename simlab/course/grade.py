@@ -448,7 +448,8 @@ def feedback_text(grade_, module, tasks):
         lines += [f"**Not graded: {grade_.status}.** {grade_.note}", ""]
         return "\n".join(lines)
     lines += [f"**{grade_.passed} of {len(tasks)} tasks passed.**", "",
-              "The grader ran your notebook in a fresh kernel and checked the values your code computed "
+              "The grader ran your notebook in a fresh kernel and checked the values your code computed, as "
+              "they were when each task's check cell ran "
               "(what the notebook printed does not count)."]
     if grade_.parameters:
         lines.append("Parameters you set to other values than the lab's (the checks used yours): "

@@ -42,7 +42,8 @@ import time
 from pathlib import Path
 
 __all__ = ["CallTimedOut", "KernelGone", "KernelSession", "grade_notebook", "grade_task", "bound_names",
-           "refuse_text_parsing", "texts_in", "sign", "signed_report", "signed_pid", "main"]
+           "checked_tasks", "redefinitions", "refuse_text_parsing", "texts_in", "sign", "signed_report", "signed_pid",
+           "main"]
 
 #: The grader's cell run before the student's: ``%matplotlib`` does nothing, figures stay on Agg
 #: (they are not drawn: the grade never depends on them, and drawing is slow).
@@ -52,6 +53,12 @@ SETUP_CODE = "get_ipython().register_magic_function(lambda line='': None, 'line'
 NO_FIGURE_IMAGES = ["--InlineBackend.figure_formats=set()"]
 _VALUES = "__import__('simlab.course.grade_values', fromlist=['dump_names'])"
 RESULTS = {"correct": "passed", "not yet": "not yet", "not done": "not done"}
+#: A self-check cell's call: ``check("A1")`` (``lab.check("A1")``), without answers given as keywords.
+CHECK_CALL = re.compile(r"""(?<![\w.])(?:\w+\.)*check\(\s*["']([^"'\n]{1,20})["']\s*\)""")
+#: Names of the self-check machinery that a notebook should not rebind.
+CHECK_NAMES = {"check", "take", "check_value", "check_array", "all_of", "CheckResult", "Tasks", "TASKS",
+               "use_parameters", "generic_hint"}
+_ATTRIBUTE_STORE = re.compile(r"\b((?:lab|simlab|check_module|check)(?:\.\w+)*)\.(\w+)\s*(?:\[[^\]\n]*\])?\s*=(?!=)")
 
 
 class CallTimedOut(BaseException):
@@ -200,8 +207,12 @@ class KernelSession:
         errors = [f"{output.ename}: {output.evalue}" for output in cell.outputs if output.output_type == "error"]
         return timed_out, errors[0] if errors else ""
 
-    def run_cells(self):
-        """Run every code cell of the notebook; return the problems ``[(index, line, kind, text)]``."""
+    def run_cells(self, after=None):
+        """Run every code cell of the notebook; return the problems ``[(index, line, kind, text)]``.
+
+        ``after(index, cell)``, if given, runs after each code cell (the grader's snapshot of the
+        answers a self-check cell just checked).
+        """
         problems = []
         for index, cell in enumerate(self.notebook.cells):
             if cell.cell_type != "code" or not cell.source.strip():
@@ -209,12 +220,14 @@ class KernelSession:
             if self.execute(cell, index):
                 problems.append((index, _first_line(cell.source), "timed out",
                                  f"did not finish within {self.cell_timeout:g} s and was interrupted"))
-                continue
-            for output in cell.outputs:
-                stub = output.get("ename") == "NotImplementedError" and "NotImplementedError(" in cell.source
-                if output.output_type == "error" and not stub:
-                    message = f"{output.ename}: {output.evalue}"[:300]
-                    problems.append((index, _first_line(cell.source), "error", message))
+            else:
+                for output in cell.outputs:
+                    stub = output.get("ename") == "NotImplementedError" and "NotImplementedError(" in cell.source
+                    if output.output_type == "error" and not stub:
+                        message = f"{output.ename}: {output.evalue}"[:300]
+                        problems.append((index, _first_line(cell.source), "error", message))
+            if after is not None:
+                after(index, cell)
         return problems
 
     def call(self, name, args, kwargs):
@@ -354,6 +367,50 @@ def bound_names(source):
     return names
 
 
+def checked_tasks(source, tasks):
+    """The tasks whose self-check ``source`` runs (``lab.check("A1")``), in order, each once."""
+    return list(dict.fromkeys(name for name in CHECK_CALL.findall(source) if name in tasks))
+
+
+def _defined_names(source):
+    """Names a cell assigns or defines with ``=``, ``def`` or ``class`` (imports left out: importing
+    ``check_value`` from simlab is what the labs do)."""
+    try:
+        from IPython.core.inputtransformer2 import TransformerManager
+
+        tree = ast.parse(TransformerManager().transform_cell(source))
+    except (SyntaxError, ValueError, ImportError):
+        return set()
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+    return names
+
+
+def redefinitions(cells):
+    """``[(index, what)]``: cells that rebind a name of the self-check machinery or patch the lab's or
+    simlab's objects (``def check_value``, ``lab.check = ...``, ``simlab.course.check.check_array = ...``)."""
+    found = []
+    for index, cell in enumerate(cells):
+        if cell.cell_type != "code":
+            continue
+        names = sorted(_defined_names(cell.source) & CHECK_NAMES)
+        patched = [f"{base}.{attribute}" for base, attribute in _ATTRIBUTE_STORE.findall(cell.source)]
+        for what in dict.fromkeys([*names, *patched]):
+            found.append((index, what))
+    return found
+
+
+def task_names(tasks, name):
+    """The names the grader reads for task ``name``: its answers, then the parameters its check uses."""
+    contract = getattr(tasks, "contract", None)
+    parameters = tasks.parameter_names(name) if hasattr(tasks, "parameter_names") else tasks[name].parameters
+    return [*tasks[name].answers, *parameters, *(contract or ())]
+
+
 def grade_task(tasks, name, values, timed_out=frozenset(), cell_timeout=None):
     """Grade task ``name`` on the values read from the kernel: ``(result, text)``.
 
@@ -403,33 +460,99 @@ def _same(value, default):
 
 
 def changed_parameters(tasks, values):
-    """``[(name, text)]`` of the parameters the notebook set to other values than the lab's."""
+    """``[(name, text)]`` of the parameters the notebook set to other values than the lab's.
+
+    ``values`` is one namespace, or a list of them (each task's, as its check saw it): a parameter
+    with different values in different checks lists each.
+    """
     from simlab.course.grade_values import Ungradable
 
+    contract = getattr(tasks, "contract", None)
     changed = {}
-    for task in tasks.values():
-        defaults = inspect.signature(task.check).parameters
-        for name in task.parameters:
-            default = defaults[name].default if name in defaults else inspect.Parameter.empty
-            value = values.get(name, default)
-            known = default is not inspect.Parameter.empty and not isinstance(value, Ungradable)
-            if known and not _same(value, default):
-                changed[name] = f"{value!r}"[:60]
-    return sorted(changed.items())
+    for namespace in values if isinstance(values, list) else [values]:
+        readable = {key: value for key, value in namespace.items() if not isinstance(value, Ungradable)}
+        if contract is not None:
+            pairs = contract.changed(readable).items()
+        else:
+            pairs = []
+            for task in tasks.values():
+                defaults = inspect.signature(task.check).parameters
+                for name in task.parameters:
+                    default = defaults[name].default if name in defaults else inspect.Parameter.empty
+                    if default is not inspect.Parameter.empty and name in readable and not _same(readable[name], default):
+                        pairs.append((name, readable[name]))
+        for name, value in pairs:
+            text = f"{value!r}"[:60]
+            if text not in changed.setdefault(name, []):
+                changed[name].append(text)
+    return sorted((name, " / ".join(texts)) for name, texts in changed.items())
 
 
-def _answers(session, tasks):
-    """Run the extraction cell and read the answers back: ``(values, problem)``."""
+def _answers(session, tasks, names=None, path=None):
+    """Run an extraction cell and read the answers back: ``(values, problem)``."""
     from simlab.course import grade_values
 
-    names = list(dict.fromkeys(name for task in tasks.values() for name in task.answers + task.parameters))
-    path = session.workdir / "answers.json"
+    if names is None:
+        names = [name for task in tasks for name in task_names(tasks, task)]
+    names = list(dict.fromkeys(names))
+    path = path or session.workdir / "answers.json"
     timed_out, error = session.run(f"{_VALUES}.dump_names(globals(), {names!r}, {str(path)!r})")
     try:
         return grade_values.load_names(path, lambda name: KernelFunction(session, name)), ""
     except grade_values.FormatError as problem:
         reason = "it did not finish in time" if timed_out else (error or str(problem))
         return {}, f"the grader could not read the answers from the kernel: {reason}"
+
+
+class Snapshots:
+    """The answers and parameters of each task as its self-check cell saw them.
+
+    After every code cell that runs ``lab.check("X")``, the grader reads task X's answers and the
+    lab's parameters out of the kernel, by value, as it reads the final state. A task is graded on
+    the last such snapshot in the notebook's order: a later cell that rebinds a name (a discussion
+    question that sets ``tau = 0.5``) changes no grade.
+    """
+
+    def __init__(self, session, tasks):
+        self.session, self.tasks = session, tasks
+        self.taken = {}  # task -> (cell index, values, problem)
+
+    def __call__(self, index, cell):
+        for name in checked_tasks(cell.source, self.tasks):
+            path = self.session.workdir / f"snapshot_{index}_{len(self.taken)}.json"
+            values, problem = _answers(self.session, self.tasks, task_names(self.tasks, name), path)
+            self.taken[name] = (index, values, problem)
+
+    def values(self, name, final):
+        """``(values, problem, note)`` to grade task ``name`` on: its snapshot, else the final state."""
+        if name not in self.taken:
+            return final, "", "its check cell (lab.check) never ran: graded on the notebook's final state"
+        index, values, problem = self.taken[name]
+        missing = [answer for answer in self.tasks[name].answers if answer not in values]
+        if missing and all(answer in final for answer in missing):
+            return final, "", (f"{', '.join(missing)} was defined only after its check cell (cell {index}) ran: "
+                               f"graded on the notebook's final state")
+        return values, problem, ""
+
+
+def _tampering_note(notebook, values):
+    """What the notebook did to the self-checks or handed in that the grader could not read."""
+    from simlab.course.grade_values import Ungradable
+
+    notes = []
+    found = redefinitions(notebook.cells)
+    if found:
+        listed = ", ".join(f"{what} (cell {index})" for index, what in found[:5])
+        notes.append(f"the notebook redefines self-check functions: {listed}; the grader ignored that and ran the "
+                     f"lab's own checks in a separate process.")
+    own = sorted({value.type_name for value in values.values() if isinstance(value, Ungradable)
+                  and value.type_name.startswith("__main__.")})
+    if own:
+        names = sorted(name for name, value in values.items() if isinstance(value, Ungradable)
+                       and value.type_name in own)
+        notes.append(f"it hands in objects of its own class ({', '.join(own)}) as {', '.join(names)}: they cannot "
+                     f"be graded (only numbers, arrays, sympy expressions and simlab's results count).")
+    return " ".join(notes)
 
 
 def grade_notebook(module, notebook, workdir, cell_timeout=120, timeout=600, key=""):
@@ -448,19 +571,33 @@ def grade_notebook(module, notebook, workdir, cell_timeout=120, timeout=600, key
     deadline = time.monotonic() + timeout
     report = {"status": "ok", "note": "", "tasks": [], "cells": [], "parameters": []}
     session = KernelSession(notebook, workdir, cell_timeout, deadline, key)
+    snapshots = Snapshots(session, tasks)
     try:
         with session:
-            problems = session.run_cells()
+            problems = session.run_cells(after=snapshots)
             nbformat.write(notebook, str(Path(workdir) / "executed.ipynb"))
             report["cells"] = [list(problem) for problem in problems]
-            values, problem = _answers(session, tasks)
-            refuse_text_parsing(texts_in(values))
+            final, problem = _answers(session, tasks)
+            seen = [final] + [values for _, values, _ in snapshots.taken.values()]
+            refuse_text_parsing(set().union(*(texts_in(values) for values in seen)))
             late = set().union(*(bound_names(notebook.cells[index].source) for index, _, kind, _ in problems
                                  if kind == "timed out"))
+            used, notes = [], {}
             for name in tasks:
-                result, text = ("error", problem) if problem else grade_task(tasks, name, values, late, cell_timeout)
+                values, snapshot_problem, note = snapshots.values(name, final)
+                trouble = problem if values is final else snapshot_problem
+                result, text = ("error", trouble) if trouble else grade_task(tasks, name, values, late, cell_timeout)
+                if note:
+                    text = f"(Task {name}: {note}.)\n{text}"
+                    notes.setdefault(note.split(":")[0], []).append(name)
                 report["tasks"].append({"task": name, "result": result, "text": text})
-            report["parameters"] = changed_parameters(tasks, values)
+                used.append(values)
+            report["parameters"] = changed_parameters(tasks, used)
+            every = {key: value for values in seen for key, value in values.items()}
+            report["note"] = " ".join(part for part in (
+                _tampering_note(notebook, every),
+                *(f"Task {', '.join(names)}: {why}: graded on the notebook's final state." for why, names in notes.items()))
+                if part)
     except KernelGone as error:
         nbformat.write(notebook, str(Path(workdir) / "executed.ipynb"))
         index = session.current

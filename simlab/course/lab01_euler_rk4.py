@@ -6,6 +6,11 @@ and with ``scipy.integrate.solve_ivp`` as an independent cross-check.
 
 The seed program's Euler line reads ``y1(i+1)=y1(i)+h*(2*h+y1(i))``; :func:`seed_euler_line`
 replays it so that the lab can ask what it really computes.
+
+The notebook's parameters, the span ``t0``, ``t1``, the step ``h`` and the initial value ``y0``,
+are declared in :data:`PARAMETERS` (the notebook's parameter cell sets them and calls
+:func:`use_parameters`); every self-check takes them as keywords, and the tasks are listed in
+:data:`TASKS`.
 """
 
 from __future__ import annotations
@@ -18,13 +23,13 @@ from simlab.course import ExperimentResult
 from simlab.course.check import (
     CheckResult,
     Mistake,
-    ParameterChange,
     Task,
     Tasks,
     all_of,
     check_array,
     check_value,
 )
+from simlab.course.parameters import Parameter, Parameters, divides, greater_than, positive, rule
 from simlab.integrators import euler, heun, integrate, rk4
 from simlab.plotting import line_style, subplots
 from simlab.results import Result
@@ -51,9 +56,10 @@ __all__ = [
     "check_seed_line_value",
     "check_seed_closed_form",
     "check_euler_closed_form",
+    "PARAMETERS",
+    "use_parameters",
     "TASKS",
     "MISTAKES",
-    "PARAMETER_CHANGES",
     "check",
     "take",
     "results",
@@ -66,6 +72,29 @@ T_SPAN = (0.0, 2.0)
 T0, T1 = T_SPAN
 Y0 = 1.0
 H = 0.1
+
+
+def _not_the_particular_solution(value, values):
+    """True unless y0 = -(t0 + 1): then y = -t - 1, which every method reproduces exactly."""
+    t0 = values.get("t0", T0)
+    try:
+        return abs(value + float(t0) + 1.0) > 1e-12
+    except (TypeError, ValueError):
+        return True  # t0's own rule reports it
+
+
+#: The notebook's parameters (实验参数): the parameter cell sets them, every check follows them.
+PARAMETERS = Parameters(
+    Parameter("t0", T0, "", "start time t_0 of the span (初始时刻)",
+              (rule("{name} is a finite real number", lambda value, values: True),), alternative=0.5),
+    Parameter("t1", T1, "", "end time t_1 of the span (终止时刻)", (greater_than("t0"),), alternative=3.0),
+    Parameter("h", H, "", "step size (步长) of every method", (positive(), divides(("t0", "t1"))),
+              alternative=0.05),
+    Parameter("y0", Y0, "", "initial value (初值) y(t_0)",
+              (rule("{name} != -(t0 + 1) (else y = -t - 1, which every method reproduces without error)",
+                    _not_the_particular_solution),), alternative=0.5),
+)
+use_parameters = PARAMETERS.use
 
 
 def rhs(t, y):
@@ -96,14 +125,14 @@ class MethodComparison(Result):
     Attributes
     ----------
     t : ndarray, shape (N + 1,)
-        Time grid t_k = k h on [0, 2], N = 2 / h.
+        Time grid t_k = t0 + k h on [t0, t1], N = (t1 - t0) / h (the seed's [0, 2], N = 2 / h).
     y : dict of str -> ndarray, shape (N + 1,)
         Numerical solution y_k of each method, keyed by method name (``"euler"``, ``"heun"``,
         ``"rk4"``, the keys of :data:`simlab.integrators.METHODS`).
     exact : ndarray, shape (N + 1,)
-        Exact solution y(t_k) = 2 e^{t_k} - t_k - 1 on the grid.
+        Exact solution y(t_k) on the grid (2 e^{t_k} - t_k - 1 for the seed's y(0) = 1).
     error_at_end : dict of str -> float
-        Signed global error at the end of the span, y_N - y(2), per method (keys as ``y``).
+        Signed global error at the end of the span, y_N - y(t1), per method (keys as ``y``).
     h : float
         Step size h.
     """
@@ -191,7 +220,10 @@ class Lab01Results:
 
 
 def compare_methods(h=H, t0=T0, t1=T1, y0=Y0):
-    """Solve the seed problem by Euler, improved Euler and RK4 with step ``h`` (from y(t0) = y0).
+    """Solve the seed problem by Euler, improved Euler and RK4 with step ``h`` (from y(t0) = y0 to t1).
+
+    ``h``, ``t0``, ``t1`` and ``y0`` are the notebook's parameters (:data:`PARAMETERS`); ``h``
+    must divide t1 - t0.
 
     Returns
     -------
@@ -261,8 +293,9 @@ def solve_ivp_reference(t_eval=None, rtol=1e-12, atol=1e-12, t0=T0, t1=T1, y0=Y0
 
 
 # ---------------------------------------------------------------------------------------------
-# Self-checks. Each takes the notebook's parameters h, t0, t1, y0 (the lab's values by default),
-# so that a correct answer stays correct when a student changes them.
+# Self-checks. Each takes the notebook's parameters h, t0, t1, y0 (:data:`PARAMETERS`; the lab's
+# values by default) and passes them to every alternative, so that a correct answer stays correct
+# when a student changes them.
 # ---------------------------------------------------------------------------------------------
 
 
@@ -299,6 +332,40 @@ def _heun_without_time_advance(h=H, t0=T0, t1=T1, y0=Y0):
     return _replay(lambda t, y, h: y + h / 2 * (rhs(t, y) + rhs(t, y + h * rhs(t, y))), h, t0, t1, y0)
 
 
+def _euler_without_h(h=H, t0=T0, t1=T1, y0=Y0):
+    """Euler with the slope added without the factor h, y_{k+1} = y_k + f(t_k, y_k) (a common slip)."""
+    return _replay(lambda t, y, h: y + rhs(t, y), h, t0, t1, y0)
+
+
+def _heun_without_half(h=H, t0=T0, t1=T1, y0=Y0):
+    """Improved Euler with h (K1 + K2) instead of h/2 (K1 + K2): the slopes added, not averaged."""
+    return _replay(lambda t, y, h: y + h * (rhs(t, y) + rhs(t + h, y + h * rhs(t, y))), h, t0, t1, y0)
+
+
+def _heun_slope_at_old_value(h=H, t0=T0, t1=T1, y0=Y0):
+    """Improved Euler with K2 = f(t_k + h, y_k): the second slope without the Euler predictor."""
+    return _replay(lambda t, y, h: y + h / 2 * (rhs(t, y) + rhs(t + h, y)), h, t0, t1, y0)
+
+
+def _rk4_variant(t, y, h, weights=(1, 2, 2, 1), k3_from=2):
+    """One RK4 step with other weights, or with K3 computed from K1 (``k3_from=1``): the slips of Task 3b."""
+    k1 = rhs(t, y)
+    k2 = rhs(t + h / 2, y + h / 2 * k1)
+    k3 = rhs(t + h / 2, y + h / 2 * (k2 if k3_from == 2 else k1))
+    k4 = rhs(t + h, y + h * k3)
+    return y + h * (weights[0] * k1 + weights[1] * k2 + weights[2] * k3 + weights[3] * k4) / sum(weights)
+
+
+def _rk4_equal_weights(h=H, t0=T0, t1=T1, y0=Y0):
+    """RK4 with the four slopes averaged with equal weights, h/4 (K1 + K2 + K3 + K4)."""
+    return _replay(lambda t, y, h: _rk4_variant(t, y, h, weights=(1, 1, 1, 1)), h, t0, t1, y0)
+
+
+def _rk4_k3_from_k1(h=H, t0=T0, t1=T1, y0=Y0):
+    """RK4 with K3 = f(t_k + h/2, y_k + h/2 K1): K1 copied where K2 belongs (K3 equals K2)."""
+    return _replay(lambda t, y, h: _rk4_variant(t, y, h, k3_from=1), h, t0, t1, y0)
+
+
 def _solutions(h, t0, t1, y0):
     """The three library solutions on the grid of (h, t0, t1) from y0, by method name."""
     return {name: integrate(rhs, (t0, t1), y0, h, name).x for name in ("euler", "heun", "rk4")}
@@ -317,6 +384,8 @@ def check_euler(y_euler, h=H, t0=T0, t1=T1, y0=Y0):
              "2*h where the slope needs t_k. Use y[k+1] = y[k] + h*(t[k] + y[k])."),
             (_euler_with_next_time(h, t0, t1, y0), "close: did you use t_{k+1} instead of t_k in the "
              "slope? Euler's method takes the slope at the start of the step."),
+            (_euler_without_h(h, t0, t1, y0), "the factor h is missing: a step adds h times the slope, "
+             "y[k+1] = y[k] + h*f(t[k], y[k]), not the slope itself."),
             (reference["heun"], "these are improved-Euler (Heun) values; plain Euler uses one slope "
              "per step."),
             (reference["rk4"], "these are RK4 values; plain Euler uses one slope per step."),
@@ -339,6 +408,10 @@ def check_heun(y_heun, h=H, t0=T0, t1=T1, y0=Y0):
              "slope at t_k and the slope at the predicted point at t_{k+1}."),
             (_heun_without_time_advance(h, t0, t1, y0), "the second slope K2 belongs to the end of "
              "the step: evaluate f at t_k + h (and y_k + h K1), not at t_k."),
+            (_heun_without_half(h, t0, t1, y0), "the two slopes are averaged, not added: the factor 1/2 is "
+             "missing, y_{k+1} = y_k + h/2 (K1 + K2) (the trapezoidal rule)."),
+            (_heun_slope_at_old_value(h, t0, t1, y0), "K2 is the slope at the Euler predictor: f(t_k + h, "
+             "y_k + h K1), not f(t_k + h, y_k)."),
         ],
     )
 
@@ -354,6 +427,10 @@ def check_rk4(y_rk4, h=H, t0=T0, t1=T1, y0=Y0):
         alternatives=[
             (_rk4_without_half_steps(h, t0, t1, y0), "K2 and K3 are taken at the middle of the step: "
              "use t_k + h/2 and y_k + h*K/2, not t_k + h."),
+            (_rk4_equal_weights(h, t0, t1, y0), "RK4 weights its slopes 1, 2, 2, 1 and divides by 6: "
+             "y_k + h/6 (K1 + 2 K2 + 2 K3 + K4), not the plain average h/4 (K1 + K2 + K3 + K4)."),
+            (_rk4_k3_from_k1(h, t0, t1, y0), "K3 uses K2, not K1: K3 = f(t_k + h/2, y_k + h/2 K2) (with K1 "
+             "it repeats K2)."),
             (reference["euler"], "these are Euler values."),
         ],
     )
@@ -393,12 +470,36 @@ def check_exact(y_exact_expr, t0=T0, y0=Y0):
     t = sp.Symbol("t")
     expr = expr.subs({symbol: t for symbol in expr.free_symbols})
     residual = sp.simplify(sp.diff(expr, t) - (t + expr))
-    if residual != 0:
+    if residual != 0 and not _vanishes(residual, expr, t, t0):
         return result(False, f"y' - (t + y) = {sp.sstr(residual)}, not zero.")
     start = sp.nsimplify(t0)
-    if sp.simplify(expr.subs(t, start) - sp.nsimplify(y0)) != 0:
+    if not _same_number(expr.subs(t, start), y0):  # dsolve with float ics gives float constants
+        if t0 != 0 and _same_number(expr.subs(t, 0), y0):
+            return result(False, f"y(0) = {y0:g}, but the initial condition belongs at t0 = {t0:g}: "
+                          f"ics={{y(t0): y0}}, not y(0).")
         return result(False, f"y({t0:g}) = {sp.sstr(expr.subs(t, start))}, but the initial value is {y0:g}.")
     return result(True, f"y(t) = {sp.sstr(expr)} satisfies y' = t + y and y({t0:g}) = {y0:g}.")
+
+
+def _same_number(value, number, rtol=1e-9):
+    """True if the sympy expression ``value`` (no free symbols) equals ``number`` to ``rtol``."""
+    try:
+        value = complex(value.evalf(30))
+    except (TypeError, ValueError):
+        return False
+    return abs(value - number) <= rtol * max(1.0, abs(number))
+
+
+def _vanishes(residual, expr, t, t0, rtol=1e-9):
+    """True if ``residual`` is zero, to rounding, at points of [t0, t0 + 2] (float constants of dsolve)."""
+    for point in t0 + np.linspace(0.0, 2.0, 5):
+        try:
+            scale = max(1.0, abs(complex(expr.subs(t, point).evalf(30))))
+        except (TypeError, ValueError):
+            return False
+        if not _same_number(residual.subs(t, point) / scale, 0.0, rtol):
+            return False
+    return True
 
 
 def check_solve_ivp(y_ivp, h=H, t0=T0, t1=T1, y0=Y0):
@@ -425,6 +526,9 @@ def check_seed_line_value(y_seed_at_2, h=H, t0=T0, t1=T1, y0=Y0):
             (_solutions(h, t0, t1, y0)["euler"][-1], "that is what correct Euler gives; replay the "
              "seed's line exactly as printed."),
             (float(exact(t1, t0, y0)), "that is the exact solution; replay the seed's line."),
+            (seed_euler_line(h, (t0, t1), y0).y[-2], f"that is the seed line's value at t = {t1 - h:g}, one "
+             f"step before t1: the N + 1 points end with y_seed[N] (y_seed[-1]), not y_seed[N - 1] (MATLAB's "
+             f"y(N) is Python's y[N - 1])."),
         ],
     )
 
@@ -505,23 +609,24 @@ def _exact_expression(t0=T0, y0=Y0):
     return {"y_exact_expr": (sp.nsimplify(y0) + start + 1) * sp.exp(t - start) - t - 1}
 
 
-#: The notebook's parameters that the checks follow.
-PARAMETERS = ("h", "t0", "t1", "y0")
+#: The parameters of the grid and the initial value: Tasks 2 to 6b follow all four.
+_GRID = ("h", "t0", "t1", "y0")
 
 #: The tasks of lab 01, by their label in the notebook.
 TASKS = Tasks(
     Task("1", ("y_exact_expr",), check_exact, ("t0", "y0"), _exact_expression, "the analytic solution with sympy"),
-    Task("2", ("y_euler",), check_euler, PARAMETERS, _reference, "Euler's method by hand"),
-    Task("3a", ("y_heun",), check_heun, PARAMETERS, _reference, "improved Euler by hand"),
-    Task("3b", ("y_rk4",), check_rk4, PARAMETERS, _reference, "RK4 by hand"),
-    Task("4", ("err_euler", "err_heun", "err_rk4"), check_errors, PARAMETERS, _reference,
+    Task("2", ("y_euler",), check_euler, _GRID, _reference, "Euler's method by hand"),
+    Task("3a", ("y_heun",), check_heun, _GRID, _reference, "improved Euler by hand"),
+    Task("3b", ("y_rk4",), check_rk4, _GRID, _reference, "RK4 by hand"),
+    Task("4", ("err_euler", "err_heun", "err_rk4"), check_errors, _GRID, _reference,
          "the library integrators and their errors", also=("y_euler_lib", "y_heun_lib", "y_rk4_lib", "t_lib")),
-    Task("5", ("y_ivp",), check_solve_ivp, PARAMETERS, _reference, "cross-check with solve_ivp",
+    Task("5", ("y_ivp",), check_solve_ivp, _GRID, _reference, "cross-check with solve_ivp",
          also=("sol_ivp",)),
-    Task("6b", ("y_seed_at_2",), check_seed_line_value, PARAMETERS, _reference, "the seed's Euler line replayed",
+    Task("6b", ("y_seed_at_2",), check_seed_line_value, _GRID, _reference, "the seed's Euler line replayed",
          also=("y_seed",)),
     Task("6c", ("seed_closed_form",), check_seed_closed_form, (), _closed_forms, "the closed form of the seed's line"),
     Task("7", ("euler_closed_form",), check_euler_closed_form, (), _closed_forms, "the closed form of Euler's error"),
+    parameters=PARAMETERS,
 )
 check = TASKS.check
 take = TASKS.take
@@ -551,12 +656,21 @@ MISTAKES = (
             "default tolerances"),
     Mistake("6b", "correct Euler instead of the seed's line",
             "y_seed[i] + h * (2 * h + y_seed[i])", "y_seed[i] + h * (t[i] + y_seed[i])", "correct Euler gives"),
-)
-
-#: Parameters a student may change in the notebook, with a value the tests try.
-PARAMETER_CHANGES = (
-    ParameterChange("h", "h = lab.H", "h = 0.05"),
-    ParameterChange("y0", "y0 = lab.Y0", "y0 = 0.5"),
+    # (tests/test_grade.py injects these by position: new mistakes go at the end)
+    Mistake("2", "the factor h left out",
+            "h * f(t[k], y_euler[k])", "f(t[k], y_euler[k])", "the factor h is missing"),
+    Mistake("3a", "the two slopes added, not averaged",
+            "y_heun[k] + h / 2 * (K1 + K2)", "y_heun[k] + h * (K1 + K2)", "the factor 1/2"),
+    Mistake("3a", "K2 without the Euler predictor",
+            "K2 = f(t[k] + h, y_heun[k] + h * K1)", "K2 = f(t[k] + h, y_heun[k])", "slope at the Euler predictor"),
+    Mistake("3b", "equal weights for the four slopes",
+            "y_rk4[k] + h / 6 * (K1 + 2 * K2 + 2 * K3 + K4)", "y_rk4[k] + h / 4 * (K1 + K2 + K3 + K4)",
+            "weights its slopes 1, 2, 2, 1"),
+    Mistake("3b", "K3 computed from K1",
+            "K3 = f(t[k] + h / 2, y_rk4[k] + h / 2 * K2)", "K3 = f(t[k] + h / 2, y_rk4[k] + h / 2 * K1)",
+            "K3 uses K2"),
+    Mistake("6b", "the value one step before t1",
+            "y_seed_at_2 = y_seed[-1]", "y_seed_at_2 = y_seed[N - 1]", "one step before t1"),
 )
 
 

@@ -9,11 +9,12 @@
 5. The seed's ACR 0.292 (0.018 s + 1)/(0.018 s) as an alternative set.
 6. The same drive as a structure graph with saturation elements, against the ODE.
 
-The notebook's parameters (:data:`H`, :data:`OVERLOAD`, :data:`Z`, :data:`H_SIM`): the
-mid-frequency width ``h`` of the speed loop, the permitted overload factor ``overload``
-(lambda = I_dm / I_N), the load factor ``z`` = I_dL / I_N of the loaded start and the load step,
-and the RK4 step ``h_sim`` of the drive simulations. Every experiment takes them (``p`` built by
-:func:`drive_parameters`), and so does every self-check of :data:`TASKS`.
+The notebook's parameters, declared with their rules in :data:`PARAMETERS` (defaults :data:`H`,
+:data:`OVERLOAD`, :data:`Z`, :data:`H_SIM`): the mid-frequency width ``h`` of the speed loop, the
+permitted overload factor ``overload`` (lambda = I_dm / I_N), the load factor ``z`` = I_dL / I_N
+of the loaded start and the load step, and the RK4 step ``h_sim`` of the drive simulations. Every
+experiment takes them (``p`` built by :func:`drive_parameters` from :data:`DRIVE`), and so does
+every self-check of :data:`TASKS`.
 
 Every experiment returns a frozen dataclass defined here: :class:`StartResult` with
 its :class:`StartMetrics`, :class:`DisturbanceResult` (and :class:`GridDipResult`),
@@ -26,6 +27,7 @@ everything in :class:`Lab07Results`.
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -34,7 +36,6 @@ from simlab.course import ExperimentResult, Figure
 from simlab.course.check import (
     CheckResult,
     Mistake,
-    ParameterChange,
     Task,
     Tasks,
     all_of,
@@ -42,6 +43,7 @@ from simlab.course.check import (
     check_value,
 )
 from simlab.course.memo import cached
+from simlab.course.parameters import Parameter, Parameters, divides, less_than, positive, rule
 from simlab.plants.dc_motor import (
     ANTI_WINDUP,
     DriveParameters,
@@ -53,6 +55,7 @@ from simlab.plants.dc_motor import (
     simulate_drive,
     structure_graph,
     type2_disturbance_peak,
+    type2_step_overshoot,
 )
 from simlab.plotting import line_style, subplots
 from simlab.structure import StructureResult
@@ -60,7 +63,8 @@ from simlab.validation import as_finite_scalar, as_positive_scalar
 
 __all__ = [
     # parameters and results
-    "PARAMETERS", "H", "OVERLOAD", "Z", "H_SIM", "SEED_KI", "SEED_TAU_I", "drive_parameters", "start_span",
+    "PARAMETERS", "use_parameters", "DRIVE", "H", "OVERLOAD", "Z", "H_SIM", "SEED_KI", "SEED_TAU_I",
+    "drive_parameters", "start_span",
     "StartMetrics", "StartResult", "DisturbanceResult", "GridDipResult", "NoLimitResult",
     "SeedACRResult", "StructureVersusODE", "Lab07Results",
     # experiments
@@ -70,23 +74,56 @@ __all__ = [
     "check_derived", "check_current_design", "check_speed_design", "check_seed_regulator",
     "check_predicted_overshoot", "check_start_metrics", "check_plateau_theory", "check_loaded_start",
     "check_steady_drop", "check_windup_integral", "check_structure_graph", "check_linear_loop",
-    "TASKS", "MISTAKES", "PARAMETER_CHANGES", "check", "take",
+    "TASKS", "MISTAKES", "check", "take",
     # run, figures
     "run", "plot_drive_start", "plot_drive_phase", "plot_drive_windup",
 ]
 
 #: The drive of the textbook example (Chen Boshi), :class:`simlab.plants.dc_motor.DriveParameters`.
-PARAMETERS = DriveParameters()
+DRIVE = DriveParameters()
 #: Mid-frequency width h of the type-II speed loop (the textbook's design).
 H = 5.0
 #: Permitted overload factor lambda = I_dm / I_N (the textbook's 1.5).
-OVERLOAD = PARAMETERS.overload
-#: Load factor z = I_dL / I_N of the loaded start and of the load step (1: the rated load).
-Z = 1.0
+OVERLOAD = DRIVE.overload
+#: Load factor z = I_dL / I_N of the loaded start and of the load step: 0.8, a load of 80 % of the
+#: rated one (not 1: at z = 1 an answer that leaves out z, I_N where z I_N belongs, would be right by chance).
+Z = 0.8
 #: RK4 step of the drive simulations (s); it must divide 0.5 s.
 H_SIM = 5e-5
 #: The seed's current regulator 0.292 (0.018 s + 1)/(0.018 s): gain K_i and lead time constant tau_i (s).
 SEED_KI, SEED_TAU_I = 0.292, 0.018
+
+
+def _below_overload(margin):
+    """Rule: z <= overload - margin, so that stage II of the loaded start ends within its run."""
+
+    def test(value, values):
+        overload = values.get("overload")
+        if not isinstance(overload, numbers.Real) or isinstance(overload, (bool, np.bool_)):
+            return True  # the overload factor's own rules report it
+        return value <= overload - margin + 1e-12
+
+    return rule(f"{{name}} <= overload - {margin:g} (the current left to accelerate the loaded motor, "
+                f"(lambda - z) I_N, must be at least {margin:g} I_N)", test)
+
+
+#: The notebook's parameters (实验参数), each with its unit, meaning and rule; set in the notebook's
+#: parameter cell, right after the imports, and read from there by every self-check.
+PARAMETERS = Parameters(
+    Parameter("h", H, "", "mid-frequency width (中频宽) of the type-II speed loop",
+              (rule("2 <= {name} <= 20 (below 2 the speed loop swings back into the ASR limit after the start; "
+                    "above 20 it does not settle within the run)", lambda value, values: 2 <= value <= 20),),
+              alternative=4.0),
+    Parameter("overload", OVERLOAD, "", "permitted overload factor (过载倍数) lambda = I_dm / I_N",
+              (rule("1 < {name} <= 2.5 (I_dm above I_N, and within what the converter can drive at rated speed)",
+                    lambda value, values: 1 < value <= 2.5),), alternative=2.0),
+    Parameter("z", Z, "", "load factor (负载系数) z = I_dL / I_N of the load step and the loaded start",
+              (positive(), less_than("overload"), _below_overload(0.1)), alternative=0.5),
+    Parameter("h_sim", H_SIM, "s", "RK4 step of the drive simulations",
+              (positive(), divides(0.5), rule("{name} <= 0.0002 s (RK4 must resolve the converter lag Ts = 1.7 ms)",
+                                              lambda value, values: value <= 2e-4)), alternative=1e-4),
+)
+use_parameters = PARAMETERS.use
 
 
 def drive_parameters(overload=OVERLOAD):
@@ -95,17 +132,17 @@ def drive_parameters(overload=OVERLOAD):
     Returns
     -------
     DriveParameters
-        :data:`PARAMETERS` with ``overload`` replaced (I_dm and U*_im = beta I_dm follow).
+        :data:`DRIVE` with ``overload`` replaced (I_dm and U*_im = beta I_dm follow).
     """
-    return replace(PARAMETERS, overload=as_positive_scalar(overload, "overload"))
+    return replace(DRIVE, overload=as_positive_scalar(overload, "overload"))
 
 
-def start_span(p=PARAMETERS, z=0.0):
+def start_span(p=DRIVE, z=0.0):
     """Length of a start-up run (s): stage II and 0.45 s after it, rounded up to a multiple of 0.5 s.
 
     Stage II lasts about t_II = n* Ce Tm / (R (lambda - z) I_N): the speed ramps up at the current
-    limit against the load z I_N. The span is 1 s for the textbook's no-load start and 1.5 s with
-    the rated load (z = 1).
+    limit against the load z I_N. The span is 1 s for the textbook's no-load start, and 1.5 s with
+    the lab's default load (z = 0.8) and with the rated load (z = 1).
     """
     t_II = p.nN * p.Ce * p.Tm / (p.R * (p.overload - z) * p.IN)
     return 0.5 * math.ceil((t_II + 0.45) / 0.5)
@@ -328,9 +365,9 @@ class Lab07Results:
     start : StartResult
         No-load start, "analog" regulators (:func:`no_load_start`).
     loaded : StartResult
-        Start with the rated load, z = 1 (:func:`loaded_start`).
+        Start with the load I_dL = z I_N at the lab's default z = 0.8, :data:`Z` (:func:`loaded_start`).
     load_step : DisturbanceResult
-        Rated load step at steady speed (:func:`load_step`).
+        Load step I_dL = z I_N at steady speed, z = 0.8 (:func:`load_step`).
     grid_dip : GridDipResult
         10 % grid-voltage dip at steady speed (:func:`grid_dip`).
     windup : dict of str to StartResult
@@ -366,7 +403,7 @@ class Lab07Results:
 _cached = cached  # simlab.course.memo: one result per argument set, arrays read-only
 
 
-def stages(result, p=PARAMETERS, limited=True):
+def stages(result, p=DRIVE, limited=True):
     """Boundaries of the three start-up stages from the regulator states.
 
     Stage I (current rise) ends when Id first reaches 95 % of I_dm; stage II (constant-current
@@ -395,7 +432,7 @@ def _settling_time(t, n, n_ref, band):
     return float(t[outside[-1] + 1]) if outside.size and outside[-1] + 1 < len(t) else float("nan")
 
 
-def start_metrics(result, n_ref, p=PARAMETERS, limited=True):
+def start_metrics(result, n_ref, p=DRIVE, limited=True):
     """Current peak and plateau, speed overshoot, rise and settling times of a start-up.
 
     Parameters
@@ -428,7 +465,7 @@ def start_metrics(result, n_ref, p=PARAMETERS, limited=True):
 
 
 @_cached
-def no_load_start(anti_windup="analog", t_end=None, *, p=PARAMETERS, h=H, h_sim=H_SIM):
+def no_load_start(anti_windup="analog", t_end=None, *, p=DRIVE, h=H, h_sim=H_SIM):
     """No-load start to rated speed: the simulation, its measures and the design prediction.
 
     Parameters
@@ -455,11 +492,12 @@ def no_load_start(anti_windup="analog", t_end=None, *, p=PARAMETERS, h=H, h_sim=
 
 
 @_cached
-def loaded_start(z=Z, t_end=None, *, p=PARAMETERS, h=H, h_sim=H_SIM):
-    """Start with the load current I_dL = z I_N applied from t = 0 (z = 1: the rated load).
+def loaded_start(z=Z, t_end=None, *, p=DRIVE, h=H, h_sim=H_SIM):
+    """Start with the load current I_dL = z I_N applied from t = 0 (default :data:`Z` = 0.8, a load of
+    80 % of the rated one; z = 1 is the rated load).
 
-    ``z`` must lie in 0 <= z < lambda; the run lasts :func:`start_span` (1.5 s for the rated load)
-    unless ``t_end`` is given. Other arguments as :func:`no_load_start`.
+    ``z`` must lie in 0 <= z < lambda; the run lasts :func:`start_span` (1.5 s for z = 0.8 and for
+    the rated load) unless ``t_end`` is given. Other arguments as :func:`no_load_start`.
 
     Returns
     -------
@@ -482,14 +520,15 @@ def _disturbance_result(kind, result, t_step, n_ref, band=0.01, **extra):
     k = int(np.argmin(n_after))
     dip = float(n_ref - n_after[k])
     outside = np.flatnonzero(np.abs(n_after - n_ref) > band * dip) if dip > 0 else np.array([], int)
-    recovery = float(t_after[outside[-1] + 1] - t_step) if outside.size and outside[-1] + 1 < len(t_after) else float("nan")
+    settled = outside.size and outside[-1] + 1 < len(t_after)
+    recovery = float(t_after[outside[-1] + 1] - t_step) if settled else float("nan")
     return kind(result=result, t_step=t_step, dip=dip, dip_percent=100.0 * dip / n_ref,
                 t_dip=float(t_after[k] - t_step), recovery=recovery,
                 final_error=float(n_ref - result.n[-1]), **extra)
 
 
 @_cached
-def load_step(t_step=None, t_end=None, *, z=Z, p=PARAMETERS, h=H, h_sim=H_SIM):
+def load_step(t_step=None, t_end=None, *, z=Z, p=DRIVE, h=H, h_sim=H_SIM):
     """A load step I_dL = z I_N at steady speed: the dynamic speed dip and its recovery time.
 
     The step comes once the no-load start has settled, at ``t_step`` = :func:`start_span` (1 s for
@@ -510,7 +549,7 @@ def load_step(t_step=None, t_end=None, *, z=Z, p=PARAMETERS, h=H, h_sim=H_SIM):
 
 
 @_cached
-def grid_dip(t_step=None, t_end=None, fraction=0.1, *, p=PARAMETERS, h=H, h_sim=H_SIM):
+def grid_dip(t_step=None, t_end=None, fraction=0.1, *, p=DRIVE, h=H, h_sim=H_SIM):
     """A grid-voltage dip: Delta U_d = -fraction * U_N on the converter output from t_step, at no load.
 
     ``t_step`` and ``t_end`` as in :func:`load_step`.
@@ -526,7 +565,7 @@ def grid_dip(t_step=None, t_end=None, fraction=0.1, *, p=PARAMETERS, h=H, h_sim=
     return _disturbance_result(GridDipResult, result, t_step, p.nN, fraction=fraction)
 
 
-def anti_windup_study(t_end=None, *, p=PARAMETERS, h=H, h_sim=H_SIM):
+def anti_windup_study(t_end=None, *, p=DRIVE, h=H, h_sim=H_SIM):
     """No-load start with each anti-windup treatment: overshoot and settling.
 
     Returns
@@ -540,7 +579,7 @@ def anti_windup_study(t_end=None, *, p=PARAMETERS, h=H, h_sim=H_SIM):
 
 
 @_cached
-def no_asr_limit(t_end=None, *, p=PARAMETERS, h=H, h_sim=H_SIM):
+def no_asr_limit(t_end=None, *, p=DRIVE, h=H, h_sim=H_SIM):
     """No-load start without the ASR output limit: the current is no longer limited.
 
     Returns
@@ -554,7 +593,7 @@ def no_asr_limit(t_end=None, *, p=PARAMETERS, h=H, h_sim=H_SIM):
 
 
 @_cached
-def seed_acr(t_end=None, *, p=PARAMETERS, h=H, h_sim=H_SIM):
+def seed_acr(t_end=None, *, p=DRIVE, h=H, h_sim=H_SIM):
     """The seed's ACR 0.292 (0.018 s + 1)/(0.018 s) in place of the designed one (ASR kept).
 
     Returns
@@ -568,7 +607,7 @@ def seed_acr(t_end=None, *, p=PARAMETERS, h=H, h_sim=H_SIM):
 
 
 @_cached
-def structure_versus_ode(T=2e-5, t_end=0.8, *, p=PARAMETERS, h=H):
+def structure_versus_ode(T=2e-5, t_end=0.8, *, p=DRIVE, h=H):
     """The drive as a structure graph (per-element, saturation on ASR and ACR outputs) against the ODE.
 
     Both with "none" anti-windup: a saturation element on a PI element's output lets the element's
@@ -608,15 +647,28 @@ def _start(anti_windup="analog", z=0.0, h=H, overload=OVERLOAD, h_sim=H_SIM):
     return no_load_start(anti_windup, p=p, h=h, h_sim=h_sim)
 
 
+def _default_value(value, default, what, name, lab_value):
+    """The alternative ``[(value, hint)]`` of a result computed with a parameter's default, where the
+    notebook's value differs (a number typed in where the parameter belongs); ``[]`` otherwise."""
+    if np.isclose(lab_value, default):
+        return []
+    return [(value, f"that is {what} for {name} = {default:g}, the lab's default; the parameter cell sets "
+                    f"{name} = {lab_value:g}.")]
+
+
 def check_derived(Idm, Uim, delta_nN, GD2, overload=OVERLOAD):
     """Self-check of I_dm, U*_im, Delta n_N and the flywheel moment GD^2 (Task 1)."""
     p = drive_parameters(overload)
     Cm = 30 / np.pi * p.Ce  # torque constant (N m/A) for Ce in V min/r
     return all_of("derived quantities of the drive", [
-        check_value("I_dm", Idm, p.Idm, unit="A", alternatives=[(p.IN, "that is I_N; I_dm = lambda I_N.")]),
+        check_value("I_dm", Idm, p.Idm, unit="A", alternatives=[(p.IN, "that is I_N; I_dm = lambda I_N."),
+                                                                *_default_value(OVERLOAD * p.IN, OVERLOAD, "I_dm",
+                                                                                 "lambda", overload)]),
         check_value("U*_im", Uim, p.Uim, unit="V", alternatives=[
             (p.beta * p.IN, "U*_im = beta I_dm: the ASR limit sets the current limit, not the rated current.")]),
-        check_value("Delta n_N", delta_nN, p.delta_nN, unit="r/min"),
+        check_value("Delta n_N", delta_nN, p.delta_nN, unit="r/min", alternatives=[
+            (p.Idm * p.R / p.Ce, "that is the drop at I_dm; Delta n_N is the open-loop drop at the rated current "
+             "I_N: I_N R / Ce.")]),
         check_value("GD^2", GD2, 375 * p.Ce * Cm * p.Tm / p.R, rtol=1e-4, unit="N m^2", alternatives=[
             (375 * p.Ce**2 * p.Tm / p.R, "the torque constant is C_m = (30/pi) C_e, not C_e.")]),
     ])
@@ -627,7 +679,7 @@ def check_current_design(T_sum_i, K_I, tau_i, K_i):
 
     The current loop depends on none of the notebook's parameters (h, lambda, z).
     """
-    p, d = PARAMETERS, design_regulators(PARAMETERS)
+    p, d = DRIVE, design_regulators(DRIVE)
     return all_of("current loop and ACR", [
         check_value("T_sum_i", T_sum_i, d.T_sum_i, unit="s", alternatives=[
             (p.Ts + p.Ton, "T_sum_i merges the converter lag Ts with the current filter Toi, not with the "
@@ -650,22 +702,27 @@ def check_current_design(T_sum_i, K_I, tau_i, K_i):
 
 def check_speed_design(T_sum_n, tau_n, K_N, K_n, h=H):
     """Self-check of the speed loop: T_sum_n, tau_n, K_N and the ASR gain K_n for the mid-frequency width h (Task 3)."""
-    p, d = PARAMETERS, design_regulators(PARAMETERS, h)
+    p, d, lab_default = DRIVE, design_regulators(DRIVE, h), design_regulators(DRIVE, H)
     return all_of(f"speed loop and ASR (h = {h:g})", [
         check_value("T_sum_n", T_sum_n, d.T_sum_n, unit="s", alternatives=[
             (d.T_sum_i + p.Ton, "the current loop enters as the lag 1/K_I = 2 T_sum_i, not T_sum_i.")]),
         check_value("tau_n", tau_n, d.tau_n, rtol=2e-3, unit="s", alternatives=[
-            (d.T_sum_n, f"tau_n = h T_sum_n: the ASR zero sits h = {h:g} times below the corner 1/T_sum_n.")]),
+            (d.T_sum_n, f"tau_n = h T_sum_n: the ASR zero sits h = {h:g} times below the corner 1/T_sum_n."),
+            *_default_value(lab_default.tau_n, H, "tau_n", "h", h)]),
         check_value("K_N", K_N, d.KN, unit="1/s^2", alternatives=[
-            ((h + 1) / (2 * h * d.T_sum_n**2), "K_N = (h+1)/(2 h^2 T_sum_n^2): h squared.")]),
+            ((h + 1) / (2 * h * d.T_sum_n**2), "K_N = (h+1)/(2 h^2 T_sum_n^2): h squared."),
+            ((h + 1) / (2 * h**2 * d.T_sum_n), "K_N = (h+1)/(2 h^2 T_sum_n^2): T_sum_n squared as well (K_N has "
+             "the unit 1/s^2)."),
+            *_default_value(lab_default.KN, H, "K_N", "h", h)]),
         check_value("K_n", K_n, d.Kn, rtol=2e-3, alternatives=[
-            (d.KN, "that is K_N, the loop gain; K_n = (h+1) beta Ce Tm/(2 h alpha R T_sum_n).")]),
+            (d.KN, "that is K_N, the loop gain; K_n = (h+1) beta Ce Tm/(2 h alpha R T_sum_n)."),
+            *_default_value(lab_default.Kn, H, "K_n", "h", h)]),
     ])
 
 
 def check_seed_regulator(Tl_seed, integral_time_seed, integral_time_design, KT_seed):
     """Self-check of Task 4: the T_l the seed's ACR assumes, the two integral times, K_I T_sum_i of the seed's ACR."""
-    p, d = PARAMETERS, design_regulators(PARAMETERS)
+    p, d = DRIVE, design_regulators(DRIVE)
     KI_seed = SEED_KI * p.Ks * p.beta / (SEED_TAU_I * p.R)  # K_I = K_i Ks beta/(tau_i R)
     return all_of("the seed's ACR", [
         check_value("T_l of the seed", Tl_seed, SEED_TAU_I, unit="s", alternatives=[
@@ -684,10 +741,15 @@ def check_predicted_overshoot(sigma_n_predicted, h=H, overload=OVERLOAD):
     p = drive_parameters(overload)
     reference = predicted_speed_overshoot(p, design_regulators(p, h), z=0.0)
     alternatives = [(reference / 2, "the base value is C_b = 2 F K2 T: the factor 2."),
-                    (reference / 100, "give it in percent.")]
-    if h != H:
-        alternatives.append((predicted_speed_overshoot(p, design_regulators(p, H), z=0.0),
-                             f"that is the prediction for h = {H:g}; the lab's h is {h:g}."))
+                    (reference / 100, "give it in percent."),
+                    (reference * p.nN / 100, "that is Delta C_max in r/min; sigma_n is Delta C_max / n*, in percent."),
+                    (type2_step_overshoot(h), "that is the linear step overshoot of the type-II loop (the table's "
+                     "first column); in a start the ASR is saturated, and the overshoot is the disturbance peak on "
+                     "leaving saturation, sigma_n = Delta C_max / n*."),
+                    *_default_value(predicted_speed_overshoot(p, design_regulators(p, H), z=0.0), H,
+                                     "the prediction", "h", h),
+                    *_default_value(predicted_speed_overshoot(drive_parameters(OVERLOAD), design_regulators(p, h)),
+                                     OVERLOAD, "the prediction", "lambda", overload)]
     return check_value(f"predicted sigma_n (percent, h = {h:g}, lambda = {overload:g})", sigma_n_predicted,
                        reference, rtol=1e-4, alternatives=alternatives)
 
@@ -705,17 +767,25 @@ def check_start_metrics(t1, t2, Id_peak, Id_plateau, overshoot, t_rise, t_settle
     return all_of("measures of the no-load start", [
         check_value("t1", t1, m.t1, rtol=0, atol=atol, unit="s", alternatives=[
             (t[np.flatnonzero(result.Id >= p.Idm)[0]], "stage I ends when Id first reaches 0.95 I_dm, not I_dm.")]),
-        check_value("t2", t2, m.t2, rtol=0, atol=atol, unit="s"),
+        check_value("t2", t2, m.t2, rtol=0, atol=atol, unit="s", alternatives=[
+            (m.t_rise, "that is the rise time, the first n >= n*; the ASR leaves its limit only later, when its "
+             "error changes sign (after the filtered speed has passed n*): the first sample after the last "
+             "limited one.")]),
         check_value("Id_peak", Id_peak, m.Id_peak, rtol=1e-6, unit="A"),
         check_value("Id_plateau", Id_plateau, m.Id_plateau, rtol=1e-3, unit="A", alternatives=[
             (np.mean(result.Id[stage_II]), "that is the mean over the whole of stage II; take its second half, "
              "(t1 + t2)/2 <= t <= t2, after the current loop's own transient.")]),
         check_value("overshoot", overshoot, m.overshoot, rtol=1e-6, alternatives=[
-            (m.overshoot / 100, "give it in percent.")]),
+            (m.overshoot / 100, "give it in percent."),
+            (100 * (result.n[-1] - p.nN) / p.nN, "that is the speed error at the end of the run; the overshoot is "
+             "the largest speed above n*, 100 (max n - n*)/n*.")]),
         check_value("t_rise", t_rise, m.t_rise, rtol=0, atol=atol, unit="s"),
         check_value("t_settle", t_settle, m.t_settle, rtol=0, atol=atol, unit="s", alternatives=[
             (_settling_time(t, result.n, p.nN, 0.05), "that is the settling time into a +-5 % band; the lab "
-             "uses +-2 % of n*.")]),
+             "uses +-2 % of n*."),
+            (t[np.flatnonzero(np.abs(result.n - p.nN) <= 0.02 * p.nN)[0]], "that is the time n first enters the "
+             "+-2 % band; the settling time is the time after which it stays inside for good (the sample after "
+             "the last one outside).")]),
     ])
 
 
@@ -736,18 +806,37 @@ def _stage_II_time(p, current):
     return p.nN * p.Ce * p.Tm / (p.R * current)
 
 
+def _loaded_plateau(p, KI, z):
+    """Plateau current of stage II under the load z I_N, Task 6d in general (A):
+    I_d = (I_dm + I_dL/(K_I Tm))/(1 + 1/(K_I Tm))."""
+    c = 1 / (KI * p.Tm)
+    return (p.Idm + c * z * p.IN) / (1 + c)
+
+
+def _without_z(value, z, hint):
+    """The alternative ``[(value, hint)]`` of an answer that leaves out z (I_N where z I_N belongs);
+    ``[]`` at z = 1, where the two agree and nothing can tell them apart."""
+    return [] if np.isclose(z, 1.0) else [(value, hint)]
+
+
 def check_loaded_start(sigma_n_loaded, t_II_no_load, t_II_loaded, h=H, overload=OVERLOAD, z=Z, h_sim=H_SIM):
     """Self-check of the predicted overshoot with the load z I_N and the two stage-II estimates (Task 7a).
 
     The stage-II durations are compared with the equation of motion at the simulated plateau
-    currents.
+    currents. An answer that leaves out z (the rated load I_N where z I_N belongs) gets its own hint.
     """
     free, loaded = _start("analog", 0.0, h, overload, h_sim), _start("analog", z, h, overload, h_sim)
-    p, load = loaded.parameters, loaded.load
+    p, load, KI = loaded.parameters, loaded.load, loaded.design.KI
     plateau_free, plateau_loaded = free.metrics.Id_plateau, loaded.metrics.Id_plateau
+    no_load_plateau = p.Idm / (1 + 1 / (KI * p.Tm))  # Task 6d
+    at_rated, at_default = (predicted_speed_overshoot(p, loaded.design, z=value) for value in (1.0, Z))
+    load_text = f"the load is I_dL = z I_N = {load:g} A (z = {z:g})"
     return all_of(f"start with the load z = {z:g}", [
         check_value(f"sigma_n, z = {z:g}", sigma_n_loaded, loaded.predicted, rtol=1e-4, alternatives=[
-            (free.predicted, "that is the no-load prediction: the excess current is (lambda - z) I_N.")]),
+            (free.predicted, "that is the no-load prediction: the excess current is (lambda - z) I_N."),
+            *_without_z(at_rated, z, f"that is the prediction for the rated load I_N: z is left out; the excess "
+                        f"current is (lambda - z) I_N, {load_text}."),
+            *_default_value(at_default, Z, "the prediction", "z", z)]),
         check_value("stage II, no load", t_II_no_load, _stage_II_time(p, plateau_free), rtol=2e-3, unit="s",
                     alternatives=[(_stage_II_time(p, p.Idm), "close; but the plateau current is below I_dm "
                                    "(Task 6d).")]),
@@ -755,19 +844,43 @@ def check_loaded_start(sigma_n_loaded, t_II_no_load, t_II_loaded, h=H, overload=
                     unit="s", alternatives=[
                         (_stage_II_time(p, plateau_loaded), "only I_d - I_dL accelerates the motor."),
                         (_stage_II_time(p, p.Idm - load), "close; but the plateau current is below I_dm (Task 6d, "
-                         "with the load).")]),
+                         "with the load)."),
+                        (_stage_II_time(p, no_load_plateau - load), "that uses the no-load plateau; the plateau "
+                         "with the load is higher: I_d = (I_dm + I_dL/(K_I Tm))/(1 + 1/(K_I Tm)) (Task 6d, in "
+                         "general)."),
+                        *_without_z(_stage_II_time(p, _loaded_plateau(p, KI, 1.0) - p.IN), z,
+                                    f"that is the duration under the rated load I_N: z is left out; {load_text}, "
+                                    "in the plateau and in the accelerating current I_d - I_dL."),
+                        *_without_z(_stage_II_time(p, _loaded_plateau(p, KI, z) - p.IN), z,
+                                    "z is left out of the accelerating current: it is I_d - I_dL, not I_d - I_N; "
+                                    f"{load_text}."),
+                        *_without_z(_stage_II_time(p, _loaded_plateau(p, KI, 1.0) - load), z,
+                                    "z is left out of the plateau: I_d = (I_dm + I_dL/(K_I Tm))/(1 + 1/(K_I Tm)) "
+                                    f"with I_dL = z I_N, not I_N; {load_text}."),
+                        *_default_value(_stage_II_time(p, _loaded_plateau(p, KI, Z) - Z * p.IN), Z, "the duration",
+                                        "z", z)]),
     ])
 
 
 def check_steady_drop(dn_open_loop, dn_P_asr, h=H, z=Z):
-    """Self-check of the steady speed drops under the load z I_N: open loop and P-ASR (Task 7b)."""
-    p, d = PARAMETERS, design_regulators(PARAMETERS, h)
+    """Self-check of the steady speed drops under the load z I_N: open loop and P-ASR (Task 7b).
+
+    An answer that leaves out z (the rated load I_N where z I_N belongs) gets its own hint.
+    """
+    p, d = DRIVE, design_regulators(DRIVE, h)
     load = z * p.IN
+    load_text = f"the load is I_dL = z I_N = {load:g} A (z = {z:g})"
     return all_of(f"steady speed drop under I_dL = {load:g} A", [
-        check_value("open-loop drop", dn_open_loop, load * p.R / p.Ce, unit="r/min"),
+        check_value("open-loop drop", dn_open_loop, load * p.R / p.Ce, unit="r/min", alternatives=[
+            *_without_z(p.IN * p.R / p.Ce, z, f"that is Delta n_N, the drop at the rated current I_N: z is left "
+                        f"out; {load_text}."),
+            *_default_value(Z * p.IN * p.R / p.Ce, Z, "the drop", "z", z)]),
         check_value("drop with a P-ASR", dn_P_asr, p.beta * load / (d.Kn * p.alpha), rtol=1e-4, unit="r/min",
                     alternatives=[(load * p.R / p.Ce / (1 + d.Kn), "the loop gain of the P-ASR is K_n alpha / beta, "
-                                   "from speed error to current; the drop is beta I_dL / (K_n alpha).")]),
+                                   "from speed error to current; the drop is beta I_dL / (K_n alpha)."),
+                                  *_without_z(p.beta * p.IN / (d.Kn * p.alpha), z, "that is the drop under the "
+                                              f"rated current I_N: z is left out; {load_text}."),
+                                  *_default_value(p.beta * Z * p.IN / (d.Kn * p.alpha), Z, "the drop", "z", z)]),
     ])
 
 
@@ -780,9 +893,16 @@ def check_windup_integral(I_n_at_rise, I_n_estimate, h=H, overload=OVERLOAD, h_s
     return all_of("ASR integral at the rise time", [
         check_value("I_n at the rise time", I_n_at_rise, windup.result.states[k_rise, 2], unit="V", alternatives=[
             (analog.result.states[np.flatnonzero(analog.result.n >= p.nN)[0], 2], "that is the 'analog' run, "
-             "whose integral is limited; read the 'none' run.")]),
+             "whose integral is limited; read the 'none' run."),
+            (windup.result.Ui_ref[k_rise], "that is the ASR output, held at its limit U*_im; its integral is the "
+             "state states[:, 2]."),
+            (windup.result.states[k_rise, 5], "that is the ACR's integral, states[:, 5]; the ASR's is states[:, 2].")]),
         check_value("triangle estimate", I_n_estimate, d.Kn / d.tau_n * triangle, rtol=1e-3, unit="V",
-                    alternatives=[(d.Kn * triangle, "the integral gain of K (tau s + 1)/(tau s) is K / tau.")]),
+                    alternatives=[(d.Kn * triangle, "the integral gain of K (tau s + 1)/(tau s) is K / tau."),
+                                  (d.Kn / d.tau_n * 2 * triangle, "the error falls from alpha n* to zero: its area "
+                                   "is a triangle, half the rectangle alpha n* t_rise."),
+                                  (d.Kn / d.tau_n * triangle / p.alpha, "the ASR error is a voltage: the reference "
+                                   "is U*_n = alpha n*, not n* in r/min.")]),
     ])
 
 
@@ -826,12 +946,37 @@ def _sign_hint(W_drive, W_ref):
             "(speed, current, back-EMF) enter with a minus sign.")
 
 
+def _rows_as_reference(P_drive, P_ref):
+    """``P_drive`` with each row that is a multiple k != 0 of the reference row replaced by that row.
+
+    A row [A, B, C, D] and k [A, B, C, D] are the same element (C + D s)/(A + B s): R/(Ce Tm s) is
+    [0, Ce Tm, R, 0] or [0, 1, R/(Ce Tm), 0]. Answers that are not a real array of P's shape are
+    returned unchanged (check_array explains them).
+    """
+    try:
+        answer = np.array(P_drive, dtype=float)
+    except (TypeError, ValueError):
+        return P_drive
+    if answer.shape != P_ref.shape or not np.all(np.isfinite(answer)):
+        return P_drive
+    for i, (row, reference) in enumerate(zip(answer, P_ref)):
+        j = int(np.argmax(np.abs(reference)))
+        factor = row[j] / reference[j]
+        if factor != 0 and np.allclose(row, factor * reference, rtol=1e-9, atol=1e-12 * abs(factor)):
+            answer[i] = reference
+    return answer
+
+
 def check_structure_graph(P_drive, W_drive, h=H):
-    """Self-check of the structure graph's P (9 x 4) and W (9 x 9) with the regulators for h (Task 9)."""
-    P_ref, W_ref, _, _ = structure_graph(PARAMETERS, design_regulators(PARAMETERS, h))
+    """Self-check of the structure graph's P (9 x 4) and W (9 x 9) with the regulators for h (Task 9).
+
+    A row of P may be any multiple k != 0 of the reference row: it is the same element.
+    """
+    P_ref, W_ref, _, _ = structure_graph(DRIVE, design_regulators(DRIVE, h))
     return all_of("structure graph of the drive", [
-        _check_graph_matrix("P_drive", P_drive, P_ref, [
-            (P_ref[:, [2, 3, 0, 1]], "numerator and denominator swapped: rows are [A, B, C, D] of (C + D s)/(A + B s).")],
+        _check_graph_matrix("P_drive", _rows_as_reference(P_drive, P_ref), P_ref, [
+            (P_ref[:, [2, 3, 0, 1]], "numerator and denominator swapped: rows are [A, B, C, D] of "
+             "(C + D s)/(A + B s).")],
             _row_hint),
         _check_graph_matrix("W_drive", W_drive, W_ref, [
             (W_ref.T, "W is transposed: W[i, j] is the gain from the output of element j to the input of element i."),
@@ -849,10 +994,32 @@ def _real_and_imaginary(values):
     return np.column_stack([values.real, values.imag])
 
 
+def _closed_loop_at(s, p, d, back_emf=True, current_reference_filter=True):
+    """n/n*(s) of the linear drive evaluated at the complex points ``s``, block by block (Task 10's hints).
+
+    ``back_emf=False`` leaves out the back-EMF loop of the current plant, ``current_reference_filter=False``
+    the reference filter 1/(Toi s + 1) in front of the current loop: what a student's loop without
+    them gives.
+    """
+    acr = d.Ki * (d.tau_i * s + 1) / (d.tau_i * s)
+    asr = d.Kn * (d.tau_n * s + 1) / (d.tau_n * s)
+    armature = (1 / p.R) / (p.Tl * s + 1)
+    mechanics = p.R / (p.Ce * p.Tm * s)
+    plant = armature / (1 + armature * mechanics * p.Ce) if back_emf else armature
+    forward = acr * p.Ks / (p.Ts * s + 1) * plant
+    current_loop = forward / (1 + forward * p.beta / (p.Toi * s + 1))
+    if current_reference_filter:
+        current_loop = current_loop / (p.Toi * s + 1)
+    speed_forward = asr * current_loop * mechanics
+    return p.alpha / (p.Ton * s + 1) * speed_forward / (1 + speed_forward * p.alpha / (p.Ton * s + 1))
+
+
 def check_linear_loop(G_control, h=H):
-    """Self-check of the python-control closed loop n/n* against dc_motor.linear_closed_loop at six frequencies (Task 10)."""
-    p = PARAMETERS
-    num, den = linear_closed_loop(p, design_regulators(p, h))
+    """Self-check of the python-control closed loop n/n* against dc_motor.linear_closed_loop at six
+    frequencies (Task 10)."""
+    p = DRIVE
+    d = design_regulators(p, h)
+    num, den = linear_closed_loop(p, d)
     s = 1j * FREQUENCIES
     reference = np.polyval(num, s) / np.polyval(den, s)
     title = "n/n*(j w)"
@@ -867,8 +1034,13 @@ def check_linear_loop(G_control, h=H):
                        alternatives=[
                            (as_real(reference * filtered), "the reference filter 1/(Ton s + 1) in front of the "
                             "speed loop is missing."),
-                           (as_real(reference / p.alpha), "the reference is U*n = alpha n*: the factor alpha is missing."),
-                           (as_real(reference * filtered / p.alpha), "from n* the reference passes alpha/(Ton s + 1).")])
+                           (as_real(reference / p.alpha), "the reference is U*n = alpha n*: the factor alpha is "
+                            "missing."),
+                           (as_real(reference * filtered / p.alpha), "from n* the reference passes alpha/(Ton s + 1)."),
+                           (as_real(_closed_loop_at(s, p, d, back_emf=False)), "the back-EMF loop is missing: the "
+                            "armature current sees Ud0 - Ce n, so Id/Ud0 = feedback(armature, mechanics * Ce)."),
+                           (as_real(_closed_loop_at(s, p, d, current_reference_filter=False)), "the current "
+                            "reference filter 1/(Toi s + 1) in front of the current loop is missing.")])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -884,17 +1056,17 @@ def _derived_reference(overload=OVERLOAD):
 
 
 def _current_reference():
-    d = design_regulators(PARAMETERS)
+    d = design_regulators(DRIVE)
     return {"T_sum_i": d.T_sum_i, "K_I": d.KI, "tau_i": d.tau_i, "K_i": d.Ki}
 
 
 def _speed_reference(h=H):
-    d = design_regulators(PARAMETERS, h)
+    d = design_regulators(DRIVE, h)
     return {"T_sum_n": d.T_sum_n, "tau_n": d.tau_n, "K_N": d.KN, "K_n": d.Kn}
 
 
 def _seed_reference():
-    p, d = PARAMETERS, design_regulators(PARAMETERS)
+    p, d = DRIVE, design_regulators(DRIVE)
     return {"Tl_seed": SEED_TAU_I, "integral_time_seed": SEED_TAU_I / SEED_KI,
             "integral_time_design": d.tau_i / d.Ki,
             "KT_seed": SEED_KI * p.Ks * p.beta / (SEED_TAU_I * p.R) * d.T_sum_i}
@@ -914,12 +1086,12 @@ def _start_reference(h=H, overload=OVERLOAD, h_sim=H_SIM):
 
 
 def _plateau_reference(h=H, overload=OVERLOAD, h_sim=H_SIM):
-    p, d = drive_parameters(overload), design_regulators(PARAMETERS, h)
+    p, d = drive_parameters(overload), design_regulators(DRIVE, h)
     return {"Id_plateau_theory": p.Idm / (1 + 1 / (d.KI * p.Tm))}
 
 
 def _loaded_reference(h=H, overload=OVERLOAD, z=Z, h_sim=H_SIM):
-    p, d = drive_parameters(overload), design_regulators(PARAMETERS, h)
+    p, d = drive_parameters(overload), design_regulators(DRIVE, h)
     c = 1 / (d.KI * p.Tm)  # (I_dm - I_d)/I_d at no load, Task 6d
     plateau = (p.Idm + c * z * p.IN) / (1 + c)
     return {"sigma_n_loaded": predicted_speed_overshoot(p, d, z=z), "plateau_loaded": plateau,
@@ -927,7 +1099,7 @@ def _loaded_reference(h=H, overload=OVERLOAD, z=Z, h_sim=H_SIM):
 
 
 def _drop_reference(h=H, z=Z):
-    p, d = PARAMETERS, design_regulators(PARAMETERS, h)
+    p, d = DRIVE, design_regulators(DRIVE, h)
     return {"dn_open_loop": z * p.IN * p.R / p.Ce, "dn_P_asr": p.beta * z * p.IN / (d.Kn * p.alpha)}
 
 
@@ -940,7 +1112,7 @@ def _windup_reference(h=H, overload=OVERLOAD, h_sim=H_SIM):
 
 
 def _graph_reference(h=H):
-    P, W, _, _ = structure_graph(PARAMETERS, design_regulators(PARAMETERS, h))
+    P, W, _, _ = structure_graph(DRIVE, design_regulators(DRIVE, h))
     return {"P_drive": P, "W_drive": W}
 
 
@@ -948,13 +1120,14 @@ def _linear_reference(h=H):
     """G_control of Task 10, built with python-control (imported here: a development dependency)."""
     import control
 
-    p, d = PARAMETERS, design_regulators(PARAMETERS, h)
+    p, d = DRIVE, design_regulators(DRIVE, h)
     s = control.tf("s")
     acr = d.Ki * (d.tau_i * s + 1) / (d.tau_i * s)
     asr = d.Kn * (d.tau_n * s + 1) / (d.tau_n * s)
     mechanics = p.R / (p.Ce * p.Tm * s)
     current_plant = control.feedback((1 / p.R) / (p.Tl * s + 1), mechanics * p.Ce)
-    current_loop = control.feedback(acr * p.Ks / (p.Ts * s + 1) * current_plant, p.beta / (p.Toi * s + 1)) / (p.Toi * s + 1)
+    current_loop = control.feedback(acr * p.Ks / (p.Ts * s + 1) * current_plant, p.beta / (p.Toi * s + 1))
+    current_loop = current_loop / (p.Toi * s + 1)  # the current reference filter
     speed_loop = control.feedback(asr * current_loop * mechanics, p.alpha / (p.Ton * s + 1))
     return {"G_control": p.alpha / (p.Ton * s + 1) * speed_loop}
 
@@ -987,6 +1160,7 @@ TASKS = Tasks(
     Task("9", ("P_drive", "W_drive"), check_structure_graph, ("h",), _graph_reference,
          "the drive as a structure graph"),
     Task("10", ("G_control",), check_linear_loop, ("h",), _linear_reference, "the linear loops with python-control"),
+    parameters=PARAMETERS,
 )
 check = TASKS.check
 take = TASKS.take
@@ -1026,16 +1200,54 @@ MISTAKES = (
     Mistake("10", "no reference filter on the speed loop",
             "G_control = p.alpha / (p.Ton * s + 1) * speed_loop", "G_control = p.alpha * speed_loop",
             "reference filter"),
+    # the slips of each task's method, one by one
+    Mistake("1", "Delta n_N at the current limit", "delta_nN = p.IN * p.R / p.Ce", "delta_nN = Idm * p.R / p.Ce",
+            "at the rated current I_N"),
+    Mistake("1", "U*_im at the rated current", "Uim = p.beta * Idm", "Uim = p.beta * p.IN",
+            "the ASR limit sets the current limit"),
+    Mistake("3", "h not squared in K_N", "K_N = (h + 1) / (2 * h**2 * T_sum_n**2)",
+            "K_N = (h + 1) / (2 * h * T_sum_n**2)", "h squared"),
+    Mistake("3", "T_sum_n not squared in K_N", "K_N = (h + 1) / (2 * h**2 * T_sum_n**2)",
+            "K_N = (h + 1) / (2 * h**2 * T_sum_n)", "T_sum_n squared as well"),
+    Mistake("5", "Delta C_max in r/min, not in percent of n*", "sigma_n_predicted = 100 * ratio_h * C_b / p.nN",
+            "sigma_n_predicted = ratio_h * C_b", "Delta C_max in r/min"),
+    Mistake("5", "the linear step overshoot for the start", "sigma_n_predicted = 100 * ratio_h * C_b / p.nN",
+            "sigma_n_predicted = dc_motor.type2_step_overshoot(h)", "linear step overshoot"),
+    Mistake("6a", "stage II ending at the rise time", "t2 = t[limited[-1] + 1]", "t2 = t[np.flatnonzero(n >= p.nN)[0]]",
+            "that is the rise time"),
+    Mistake("6a", "overshoot read at the end of the run", "overshoot = 100 * (np.max(n) - p.nN) / p.nN",
+            "overshoot = 100 * (n[-1] - p.nN) / p.nN", "at the end of the run"),
+    Mistake("6a", "settling time as the first entry into the band", "t_settle = t[outside[-1] + 1]",
+            "t_settle = t[np.flatnonzero(np.abs(n - p.nN) <= 0.02 * p.nN)[0]]", "first enters the +-2 % band"),
+    Mistake("6a", "plateau averaged over the whole of stage II", "Id[(t >= 0.5 * (t1 + t2)) & (t <= t2)]",
+            "Id[(t >= t1) & (t <= t2)]", "the whole of stage II"),
+    Mistake("7a", "the no-load plateau for the loaded start",
+            "plateau_loaded = (p.Idm + z * p.IN / (design.KI * p.Tm)) / (1 + 1 / (design.KI * p.Tm))",
+            "plateau_loaded = r.Id_plateau_theory", "the plateau with the load is higher"),
+    Mistake("8a", "the ASR output read for its integral", "I_n_at_rise = windup.result.states[k_rise, 2]",
+            "I_n_at_rise = windup.result.Ui_ref[k_rise]", "that is the ASR output"),
+    Mistake("8a", "the ACR's integral read", "I_n_at_rise = windup.result.states[k_rise, 2]",
+            "I_n_at_rise = windup.result.states[k_rise, 5]", "the ACR's integral"),
+    Mistake("8a", "a rectangle for the triangle", "design.tau_n * 0.5 * p.alpha", "design.tau_n * p.alpha",
+            "half the rectangle"),
+    Mistake("8a", "the speed error in r/min", "0.5 * p.alpha * p.nN * windup", "0.5 * p.nN * windup",
+            "the ASR error is a voltage"),
+    Mistake("10", "no back-EMF loop", "current_plant = control.feedback(armature, mechanics * p.Ce)",
+            "current_plant = armature", "back-EMF loop is missing"),
+    Mistake("10", "no current reference filter", "p.beta / (p.Toi * s + 1)) / (p.Toi * s + 1)",
+            "p.beta / (p.Toi * s + 1))", "current reference filter"),
+    # z left out: the rated load I_N where z I_N belongs (at the default z = 0.8 these are wrong numbers)
+    Mistake("7a", "z left out of the loaded prediction", "2 * (p.overload - z) * p.delta_nN",
+            "2 * (p.overload - 1) * p.delta_nN", "prediction for the rated load I_N: z is left out"),
+    Mistake("7a", "z left out of the accelerating current", "(plateau_loaded - z * p.IN)", "(plateau_loaded - p.IN)",
+            "z is left out of the accelerating current"),
+    Mistake("7a", "z left out of the loaded plateau", "(p.Idm + z * p.IN / (design.KI * p.Tm))",
+            "(p.Idm + p.IN / (design.KI * p.Tm))", "z is left out of the plateau"),
+    Mistake("7b", "z left out of the open-loop drop", "dn_open_loop = z * p.IN * p.R / p.Ce",
+            "dn_open_loop = p.IN * p.R / p.Ce", "the drop at the rated current I_N: z is left out"),
+    Mistake("7b", "z left out of the P-ASR drop", "dn_P_asr = p.beta * z * p.IN / (design.Kn * p.alpha)",
+            "dn_P_asr = p.beta * p.IN / (design.Kn * p.alpha)", "drop under the rated current I_N: z is left out"),
 )
-
-#: Parameters a student may change in the notebook, with a value the tests try.
-PARAMETER_CHANGES = (
-    ParameterChange("h", "h = lab.H", "h = 4.0"),
-    ParameterChange("overload", "overload = lab.OVERLOAD", "overload = 2.0"),
-    ParameterChange("z", "z = lab.Z", "z = 0.5"),
-    ParameterChange("h_sim", "h_sim = lab.H_SIM", "h_sim = 1e-4"),
-)
-
 
 # ---------------------------------------------------------------------------------------------
 # Figures
@@ -1143,10 +1355,10 @@ def run():
         ``data`` is a :class:`Lab07Results`; the figures draw ``data.start`` (start-up and phase
         plots) and ``data.windup``.
     """
-    p = PARAMETERS
+    p = DRIVE
     design = design_regulators(p)
     start = no_load_start()
-    loaded = loaded_start(1.0)
+    loaded = loaded_start()  # the default load z = Z
     step = load_step()
     dip = grid_dip()
     windup = anti_windup_study()
@@ -1161,9 +1373,9 @@ def run():
         ("no-load start: Id peak / plateau (I_dm = 204 A)", f"{m.Id_peak:.1f} / {m.Id_plateau:.1f} A"),
         ("no-load start: sigma_n simulated / predicted", f"{m.overshoot:.2f} / {start.predicted:.2f} %"),
         ("no-load start: rise / settling time", f"{m.t_rise:.3f} / {m.t_settle:.3f} s"),
-        ("rated-load start: sigma_n simulated / predicted",
+        (f"start with load z = {Z:g}: sigma_n simulated / predicted",
          f"{loaded.metrics.overshoot:.2f} / {loaded.predicted:.2f} %"),
-        ("load step I_N: speed dip / recovery", f"{step.dip:.1f} r/min / {step.recovery:.3f} s"),
+        (f"load step {Z:g} I_N: speed dip / recovery", f"{step.dip:.1f} r/min / {step.recovery:.3f} s"),
         ("grid dip 10 %: speed dip / recovery", f"{dip.dip:.2f} r/min / {dip.recovery:.3f} s"),
     ]
     for mode, entry in windup.items():

@@ -16,9 +16,10 @@
    and peak slip speed against k and v_pull, where stick-slip stops, the linearised steady
    sliding (stable on the whole map) and an estimate of the boundary from the first slip.
 
-The notebook's documented parameters are the sample time ``Ts`` of the S-function (Parts B and
-C, default :data:`TS`) and the spring stiffness ``k_spring`` of the stick-slip block (Parts D to
-G, default :data:`K`); every experiment and self-check takes them as keywords.
+The notebook's parameters (:data:`PARAMETERS`, set in its parameter cell) are the sample time
+``Ts`` of the S-function (Parts B and C, default :data:`TS`) and the spring stiffness ``k_spring``
+of the stick-slip block (Parts D to G, default :data:`K`); every experiment, self-check and
+reference takes them as keywords. The pulling speed :data:`V_PULL` is fixed.
 
 The seed does not give its input signal (its figure 3 is not in the text); the lab uses
 v(t) = -10 cos(pi t / 2), whose v(0) = -10 is what the seed's x0 = [0; -10] remark implies
@@ -34,7 +35,8 @@ from functools import lru_cache
 import numpy as np
 
 from simlab.course import ExperimentResult
-from simlab.course.check import CheckResult, Mistake, ParameterChange, Task, Tasks, all_of, check_array, check_value
+from simlab.course.check import CheckResult, Mistake, Task, Tasks, all_of, check_array, check_value
+from simlab.course.parameters import Parameter, Parameters, rule
 from simlab.friction import (
     CANUDAS_1995,
     SEED_PARAMETERS,
@@ -102,9 +104,10 @@ __all__ = [
     "check_sfunction_replay",
     "check_characteristic_equation",
     "check_stick_slip",
+    "PARAMETERS",
+    "use_parameters",
     "TASKS",
     "MISTAKES",
-    "PARAMETER_CHANGES",
     "check",
     "take",
     "run",
@@ -1045,25 +1048,30 @@ def _task_b1_velocity(Ts=TS):
     return seed_velocity(Ts * np.arange(SAMPLES_TASK_B1))
 
 
-def _sfunction_loop(v, Ts, x0=X0_TASK_B1, output_first=True, simultaneous=True, absolute=True):
+def _sfunction_loop(v, Ts, x0=X0_TASK_B1, output_first=True, simultaneous=True, absolute=True, swapped=False,
+                    with_sigma0=True, with_Ts=True):
     """The S-function as a student's loop writes it, with the switches of the typical slips.
 
     ``output_first=False``: the update before the output (one sample late);
-    ``simultaneous=False``: x2 computed from the new x1; ``absolute=False``: v in place of |v|.
+    ``simultaneous=False``: x2 computed from the new x1; ``absolute=False``: v in place of |v|;
+    ``swapped=True``: Fc and Fs swapped in g(v); ``with_sigma0=False``: the bristle update without
+    sigma0 (seed 001's form); ``with_Ts=False``: z advanced by x2 instead of Ts x2.
     """
     p = SEED_PARAMETERS
     x1, x2 = x0
     F = []
+    levels = (p["Fs"], p["Fc"]) if swapped else (p["Fc"], p["Fs"])
+    sigma0, step = (p["sigma0"] if with_sigma0 else 1.0), (Ts if with_Ts else 1.0)
     for v_k in v:
-        g_k = stribeck_level(v_k, p["Fc"], p["Fs"], p["vs"], 2.0)  # the g(v_k) of the student's loop, to rounding
+        g_k = stribeck_level(v_k, *levels, p["vs"], 2.0)  # the g(v_k) of the student's loop, to rounding
         speed = abs(v_k) if absolute else v_k
         if output_first:
             F.append(p["sigma0"] * x1 + p["sigma1"] * x2 + p["sigma2"] * v_k)
         if simultaneous:
-            x1, x2 = x1 + Ts * x2, -p["sigma0"] * speed / g_k * x1 + v_k
+            x1, x2 = x1 + step * x2, -sigma0 * speed / g_k * x1 + v_k
         else:
-            x1 = x1 + Ts * x2
-            x2 = -p["sigma0"] * speed / g_k * x1 + v_k
+            x1 = x1 + step * x2
+            x2 = -sigma0 * speed / g_k * x1 + v_k
         if not output_first:
             F.append(p["sigma0"] * x1 + p["sigma1"] * x2 + p["sigma2"] * v_k)
     return np.array(F)
@@ -1087,6 +1095,12 @@ def check_sfunction_replay(F_hand, Ts=TS):
              "-sigma0 |v_k| / g(v_k), and v is negative here."),
             (model.sfunction(v, Ts=Ts, x0=(0.0, 0.0)).F, "these are the forces from x0 = [0, 0]; the task starts "
              "from x0 = [0, -10] (x2 = dz/dt(0) = v(0))."),
+            (_sfunction_loop(v, Ts, swapped=True), "you swapped Fc and Fs in g(v) = Fc + (Fs - Fc) exp(-(v/vs)^2): "
+             "the task uses the seed's table as it is (Fc = 2.444 > Fs = 0.5991, the oddity of Part A)."),
+            (_sfunction_loop(v, Ts, with_sigma0=False), "your bristle update has no sigma0: that is seed 001's form "
+             "(dz = v - |v|/g z, Part B); the seed 000 matrix has -sigma0 |v_k| / g(v_k) in its (2,1) entry."),
+            (_sfunction_loop(v, Ts, with_Ts=False), "your z advances by x2 instead of Ts x2: the (1,2) entry of the "
+             "matrix is the sample time Ts (z_{k+1} = z_k + Ts x2_k), a missing factor Ts."),
         ],
     )
 
@@ -1130,7 +1144,9 @@ def check_characteristic_equation(char_poly, c_limit, Ts=TS):
     else:
         polynomial = check_array(title, coefficients, [1.0, -1.0, c], what="coefficients", alternatives=[
             ([1.0, -1.0, -c], "the constant term has the wrong sign: the (2,1) entry of M is -a (the relaxation "
-             "term -sigma0 |v| z / g), so det(lambda I - M) = lambda^2 - lambda + a Ts.")])
+             "term -sigma0 |v| z / g), so det(lambda I - M) = lambda^2 - lambda + a Ts."),
+            ([1.0, -1.0, c * Ts], "your constant term is a Ts^2: Ts appears twice in M. The (2,1) entry is -a, "
+             "without Ts (x2 is the bristle rate dz/dt itself, not a step of it); only z_{k+1} = z_k + Ts x2 has Ts.")])
     limit = check_value("stability limit of a Ts", c_limit, seed_scheme_limit(), alternatives=[
         (2.0, "2 is the limit of plain explicit Euler; the lagged slope halves it."),
         (0.25, "1/4 is where the roots turn complex, not where they leave the unit circle: for c > 1/4, "
@@ -1150,12 +1166,18 @@ def check_stick_slip(period, peak, k_spring=K):
     slip = stick_slip(k=k_spring)
     t, v = slip.t, slip.v
     downward = np.flatnonzero((v[:-1] >= 0.05) & (v[1:] < 0.05))
+    above = np.flatnonzero(v[1:] >= 0.05)
     period_check = check_value(
         "stick-slip period", period, slip.period, unit="s",
         alternatives=[(np.mean(np.diff(t[_upward(v)])), "you kept the first spacing; leave it out (the first "
                        "cycle starts from rest with the spring relaxed)."),
                       (np.mean(np.diff(t[downward])[1:]), "these are the spacings of the slip ends (v falling "
-                       "below 0.05 m/s); take the onsets, where v crosses 0.05 m/s upwards.")])
+                       "below 0.05 m/s); take the onsets, where v crosses 0.05 m/s upwards."),
+                      (np.mean(np.diff(_upward(v))[1:]), "your period is in samples, not seconds: you averaged the "
+                       "sample indices of the onsets; take their times, t_slip[...] (one sample is h = "
+                       f"{1e3 * slip.block.h:g} ms)."),
+                      (np.mean(np.diff(t[above])[1:]), "you took every sample above 0.05 m/s, not the crossings: "
+                       "an onset is a sample below 0.05 m/s followed by one at or above it.")])
     peak_check = check_value("peak slip speed", peak, slip.peak, unit="m/s")
     return all_of(f"stick-slip with k = {k_spring:g} N/m", [period_check, peak_check])
 
@@ -1176,6 +1198,19 @@ def _reference_d1(k_spring=K):
     return {"period": slip.period, "peak": slip.peak}
 
 
+#: The parameters a student may change in the notebook's parameter cell (the second code cell).
+PARAMETERS = Parameters(
+    Parameter("Ts", TS, "s", "sample time (采样时间) of the seed's S-function, Parts B and C",
+              (rule("0.1 ms <= {name} <= 10 ms (at most ten times finer or coarser than the seed's 1 ms: the "
+                    "replays of Part B run 60 s / Ts samples)", lambda value, values: 1e-4 <= value <= 1e-2),),
+              alternative=0.002),
+    Parameter("k_spring", K, "N/m", "spring stiffness (弹簧刚度) of the stick-slip block, Parts D to G",
+              (rule("2 N/m <= {name} <= 12 N/m (pulled at 0.1 m/s, the block stick-slips, Part G's map, and the "
+                    "30 s of Part E hold at least three slips)", lambda value, values: 2.0 <= value <= 12.0),),
+              alternative=3.0),
+)
+use_parameters = PARAMETERS.use
+
 #: The tasks of lab 08, by their label in the notebook.
 TASKS = Tasks(
     Task("B1", ("F_hand",), check_sfunction_replay, ("Ts",), _reference_b1, "the seed's S-function replayed by hand"),
@@ -1183,12 +1218,16 @@ TASKS = Tasks(
          "the characteristic equation of the seed's scheme and its stability limit"),
     Task("D1", ("period", "peak"), check_stick_slip, ("k_spring",), _reference_d1,
          "the stick-slip period and peak slip speed"),
+    parameters=PARAMETERS,
 )
 check = TASKS.check
 take = TASKS.take
 
+_G = 'g_k = p["Fc"] + (p["Fs"] - p["Fc"]) * np.exp(-(v_k / p["vs"]) ** 2)'
 _OUTPUT = '    F_hand.append(p["sigma0"] * x1 + p["sigma1"] * x2 + p["sigma2"] * v_k)  # mdlOutputs'
 _UPDATE = '    x1, x2 = x1 + Ts * x2, -p["sigma0"] * abs(v_k) / g_k * x1 + v_k  # mdlUpdate'
+_LIMIT = "c_limit = float(sp.solve(sp.Eq(sp.simplify(roots[0] * roots[1]), 1), c)[0])"
+_UPWARD = "upward = (v_slip[:-1] < 0.05) & (v_slip[1:] >= 0.05)"
 
 #: Typical mistakes: each replaces a piece of a task's solution code; its check must give the hint.
 MISTAKES = (
@@ -1197,21 +1236,25 @@ MISTAKES = (
             '    x1 = x1 + Ts * x2  # mdlUpdate\n    x2 = -p["sigma0"] * abs(v_k) / g_k * x1 + v_k', "new x1"),
     Mistake("B1", "v in place of |v|", "abs(v_k) / g_k", "v_k / g_k", "|v|"),
     Mistake("B1", "the seed's default x0 = [0, 0]", "x1, x2 = 0.0, -10.0", "x1, x2 = 0.0, 0.0", "x0 = [0, 0]"),
+    Mistake("B1", "Fc and Fs swapped in g(v)", _G, 'g_k = p["Fs"] + (p["Fc"] - p["Fs"]) * np.exp(-(v_k / p["vs"]) ** 2)',
+            "swapped Fc and Fs"),
+    Mistake("B1", "no sigma0 in the bristle update (seed 001)", '-p["sigma0"] * abs(v_k) / g_k * x1',
+            "-abs(v_k) / g_k * x1", "seed 001's form"),
+    Mistake("B1", "z advanced without Ts", "x1, x2 = x1 + Ts * x2,", "x1, x2 = x1 + x2,", "missing factor Ts"),
     Mistake("C1", "+a in the matrix", "M = sp.Matrix([[1, Ts_sym], [-a, 0]])", "M = sp.Matrix([[1, Ts_sym], [a, 0]])",
             "wrong sign"),
-    Mistake("C1", "the limit where the roots turn complex",
-            "c_limit = float(sp.solve(sp.Eq(sp.simplify(roots[0] * roots[1]), 1), c)[0])",
+    Mistake("C1", "Ts in both rows of M", "M = sp.Matrix([[1, Ts_sym], [-a, 0]])",
+            "M = sp.Matrix([[1, Ts_sym], [-a * Ts_sym, 0]])", "Ts appears twice"),
+    Mistake("C1", "the limit where the roots turn complex", _LIMIT,
             "c_limit = float(sp.solve(sp.discriminant(lam**2 - lam + c, lam), c)[0])", "roots turn complex"),
+    Mistake("C1", "the explicit Euler limit |1 - c| < 1", _LIMIT,
+            "c_limit = float(sp.solve(sp.Eq(1 - c, -1), c)[0])  # explicit Euler: 1 - c = -1", "plain explicit Euler"),
     Mistake("D1", "the first spacing kept", "period = np.mean(np.diff(onsets)[1:])", "period = np.mean(np.diff(onsets))",
             "kept the first spacing"),
-    Mistake("D1", "downward crossings", "upward = (v_slip[:-1] < 0.05) & (v_slip[1:] >= 0.05)",
-            "upward = (v_slip[:-1] >= 0.05) & (v_slip[1:] < 0.05)", "slip ends"),
-)
-
-#: Parameters a student may change in the notebook, with a value the tests try.
-PARAMETER_CHANGES = (
-    ParameterChange("Ts", "Ts = lab.TS", "Ts = 0.0005"),
-    ParameterChange("k_spring", "k_spring = lab.K", "k_spring = 3.0"),
+    Mistake("D1", "downward crossings", _UPWARD, "upward = (v_slip[:-1] >= 0.05) & (v_slip[1:] < 0.05)", "slip ends"),
+    Mistake("D1", "sample indices for times", "onsets = t_slip[np.flatnonzero(upward)]",
+            "onsets = np.flatnonzero(upward)", "in samples, not seconds"),
+    Mistake("D1", "every sample above the threshold", _UPWARD, "upward = v_slip[1:] >= 0.05", "not the crossings"),
 )
 
 

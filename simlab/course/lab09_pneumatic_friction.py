@@ -21,10 +21,12 @@ reproduce the measured stick-slip. This lab rebuilds the system and the comparis
    valve set is identified from the sinusoidal experiment (:func:`sinusoid_valve_estimates`).
 5. Accuracy: every run at the paper's step h = 1.16 ms against h / 2.
 
-The notebook's documented parameters are the step ``h`` of every simulation (default :data:`H`)
-and the valve inputs ``u1_low``, ``u2_low`` of the low constant-input runs (defaults
-:data:`U1_LOW`, :data:`U2_LOW`, the text's 2.875 V and 2.19 V); the studies and the self-check of
-Task D1 take them as keywords. The estimates of Part B always use the text's experiments.
+The notebook's parameters (:data:`PARAMETERS`, set in its parameter cell) are the step ``h`` of
+every simulation (default :data:`H`) and the valve inputs ``u1_low``, ``u2_low`` of the low
+constant-input runs (defaults :data:`U1_LOW`, :data:`U2_LOW`, the text's 2.875 V and 2.19 V); the
+studies, the self-check of Task D1 and its reference take them as keywords. The estimates of
+Part B always use the text's experiments (:data:`TEXT`: ``u1_low``, ``u1_high``, ...), whatever the
+notebook's inputs.
 """
 
 from __future__ import annotations
@@ -37,9 +39,16 @@ from functools import lru_cache
 import numpy as np
 
 from simlab.course import ExperimentResult
-from simlab.course.check import CheckResult, Mistake, ParameterChange, Task, Tasks, all_of, check_array, check_value
+from simlab.course.check import CheckResult, Mistake, Task, Tasks, all_of, check_array, check_value
+from simlab.course.parameters import Parameter, Parameters, rule
 from simlab.friction import LuGre, StaticFriction
-from simlab.plants.pneumatic import CylinderParameters, CylinderResult, choked_flow_factor, simulate_cylinder
+from simlab.plants.pneumatic import (
+    CylinderParameters,
+    CylinderResult,
+    choked_flow_factor,
+    critical_pressure_ratio,
+    simulate_cylinder,
+)
 from simlab.plotting import LINE_STYLES, subplots
 from simlab.results import Result
 from simlab.revised_lugre import RevisedLuGre, TransitionCurve, hysteresis_response
@@ -91,9 +100,10 @@ __all__ = [
     "check_valve_estimates",
     "check_internal_loop",
     "check_cycles",
+    "PARAMETERS",
+    "use_parameters",
     "TASKS",
     "MISTAKES",
-    "PARAMETER_CHANGES",
     "check",
     "take",
     "run",
@@ -135,14 +145,18 @@ class SeedText:
     p1_max_sine: float = 0.04e6  #: largest p1 in the extending strokes, sinusoid 0.2 Hz (Pa gauge), fig. 9b
     p2_max_sine: float = 0.0506e6  #: largest p2 in the retracting strokes, sinusoid 0.2 Hz (Pa gauge), fig. 9b
     u2_exhausts: float = 2.19  #: u2 at which chamber 2 is exhausted to the atmosphere (V), sect. 4.1
+    u1_low: float = 2.875  #: valve 1 input of the low constant-input experiment (V), sect. 4.1, fig. 7
+    u2_low: float = 2.19  #: valve 2 input of the low constant-input experiment (V), sect. 4.1, fig. 7
+    u1_high: float = 2.99  #: valve 1 input of the higher constant-input experiment (V), sect. 4.1, fig. 8
+    u2_high: float = 2.09  #: valve 2 input of the higher constant-input experiment (V), sect. 4.1, fig. 8
 
 
 #: What the text of seed 002 reports: ``TEXT.F_breakaway`` is 10.5 N (fig. 7d), and so on.
 TEXT = SeedText()
 
-_LOW = (2.875, 2.19)
-_HIGH = (2.99, 2.09)
-U1_LOW, U2_LOW = _LOW  #: valve inputs of the low constant-input experiment (V), figs. 7 and 10
+_LOW = (TEXT.u1_low, TEXT.u2_low)  #: the text's low inputs (V): the estimates of Part B always use them
+_HIGH = (TEXT.u1_high, TEXT.u2_high)
+U1_LOW, U2_LOW = _LOW  #: defaults of the parameters u1_low, u2_low: the low constant inputs (V), figs. 7 and 10
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1071,29 +1085,52 @@ def check_valve_estimates(um, KV1):
         (inverted, "you inverted the ratio: the higher input gives the larger flow.")])
     with_058 = est.mdot_high / (0.58 * P.ps * P.flow_constant * (u_high - est.um))
     with_gauge = est.mdot_high / (choked_flow_factor(P.k) * P.ps_gauge * P.flow_constant * (u_high - est.um))
+    with_r_star = est.mdot_high / (critical_pressure_ratio(P.k) * P.ps * P.flow_constant * (u_high - est.um))
+    without_um = est.mdot_high / (choked_flow_factor(P.k) * P.ps * P.flow_constant * u_high)
     KV1_check = check_value("valve gain KV1", KV1, est.KV1, unit="m^2/V", alternatives=[
         (with_058, "you used the rounded 0.58; use choked_flow_factor(P.k) = 0.5787."),
-        (with_gauge, "p_s in eq. (15) is the absolute supply pressure: P.ps, not P.ps_gauge.")])
+        (with_gauge, "p_s in eq. (15) is the absolute supply pressure: P.ps, not P.ps_gauge."),
+        (with_r_star, f"you used the critical pressure ratio r* = {critical_pressure_ratio(P.k):.4f}; the choked "
+         f"flow factor of eq. (16) is choked_flow_factor(P.k) = {choked_flow_factor(P.k):.4f}."),
+        (without_um, "KV1 multiplies the opening above the dead zone, u_high - um, not u itself: the flow is zero "
+         "at u = um.")])
     return all_of("dead zone and valve gain", [um_check, KV1_check])
 
 
-def check_internal_loop(F_start, F_return):
+def check_internal_loop(F_start, F_return, i_start=None, i_return=None):
     """Self-check of the forces where the internal loop C-D-C starts and where it closes (Task C1).
 
     Reference: :func:`hysteresis_history`: the force at the reversal at 30 um (C), which the
-    curve meets again when z is back at 30 um.
+    curve meets again when z is back at 30 um. The two forces are equal when the memory works,
+    so the samples ``i_start`` and ``i_return`` are checked too (when given): the force at the
+    loop's start, taken twice, must not pass for the return.
     """
     history = hysteresis_history()
-    F, ends, turns = history.F, history.reversals, history.turns
+    F, z, ends, turns = history.F, history.z, history.reversals, history.turns
     start, turn = int(ends[2]), int(ends[3])
     back = turn + (turns[3] - turns[4])  # the first sample after D with z = 30 um again
+    first_pass = int(np.flatnonzero(np.isclose(z, z[start], rtol=0.0, atol=1e-12))[0])  # on the virgin curve
     start_check = check_value("force at the reversal that starts the loop", F_start, F[start], unit="N", alternatives=[
         (F[turn], "that is the force at the 20 um reversal (D), not at 30 um (C)."),
-        (F[start - 1], "one sample early: the reversal is where the direction changes.")])
+        (F[start - 1], "one sample early: the reversal is where the direction changes."),
+        (F[first_pass], "that is the force where z first passes 30 um, on the virgin curve before A; the loop "
+         "starts at the reversal at 30 um (C), the third change of direction.")])
     return_check = check_value("force where the loop closes", F_return, F[start], unit="N", alternatives=[
         (F[turn], "that is the force at the 20 um reversal; go on until z is back at 30 um."),
         (F[back + 1], "one sample late: the loop closes where z first reaches 30 um again (>=, not >).")])
-    return all_of("the internal loop C-D-C", [start_check, return_check])
+    results = [start_check, return_check]
+    if i_start is not None:
+        results.append(check_value("sample i_start of the reversal C", i_start, start, alternatives=[
+            (start - 1, "one sample early: the reversal is where the direction changes."),
+            (first_pass, "that is where z first passes 30 um (on the virgin curve); C is the third change of "
+             "direction.")]))
+    if i_return is not None:
+        results.append(check_value("sample i_return where z is back at 30 um", i_return, back, alternatives=[
+            (start, "that is the loop's start, C: the force there equals the return force only because the loop "
+             "closes; find the first sample after the reversal at 20 um (D) at which z is back at 30 um."),
+            (turn, "that is the 20 um reversal (D); go on until z is back at 30 um."),
+            (back + 1, "one sample late: the loop closes where z first reaches 30 um again (>=, not >).")]))
+    return all_of("the internal loop C-D-C", results)
 
 
 def _per_model(answer, name):
@@ -1116,15 +1153,20 @@ def check_cycles(stuck, cycles, h=H, u1_low=U1_LOW, u2_low=U2_LOW):
     stuck_values, problem = _per_model(stuck, "stuck")
     reference = [runs[name].stuck_fraction for name in MODELS]
     at_1mm = [float(np.mean(np.abs(runs[name].result.v) < 1e-3)) for name in MODELS]
+    signed = [float(np.mean(runs[name].result.v < 5e-3)) for name in MODELS]
     results.append(CheckResult(False, "time stuck (SS, LG, RLG)", problem) if problem else check_array(
         "time stuck (SS, LG, RLG)", stuck_values, reference, what="fractions", alternatives=[
             (at_1mm, "you used |v| < 1 mm/s; a stuck piston is one slower than the 5 mm/s slip threshold."),
-            (100 * np.array(reference), "these are percentages; store the fraction of the samples (0 to 1).")]))
+            (100 * np.array(reference), "these are percentages; store the fraction of the samples (0 to 1)."),
+            (signed, "you compared v, not |v|, with 5 mm/s: a piston moving backwards (v < 0, the chattering SS) "
+             "is not stuck.")]))
     cycle_values, problem = _per_model(cycles, "cycles")
     all_phases = [len(runs[name].phases) for name in MODELS]
     results.append(CheckResult(False, "stick-slip cycles (SS, LG, RLG)", problem) if problem else check_array(
         "stick-slip cycles (SS, LG, RLG)", cycle_values, [runs[name].cycles for name in MODELS], what="counts",
-        alternatives=[(all_phases, "you counted every slip phase: SS creeps from t = 0, its phase follows no stick.")]))
+        alternatives=[(all_phases, "you counted every slip phase: SS creeps from t = 0, its phase follows no stick."),
+                      ([count - 1 for count in all_phases], "you counted the sticks between the slip "
+                       "phases only: the first slip follows the initial stick (from t = 0) and counts too.")]))
     return all_of(f"time stuck and cycles at u1 = {u1_low:g} V, u2 = {u2_low:g} V, h = {1e3 * h:g} ms", results)
 
 
@@ -1135,8 +1177,10 @@ def _reference_b1():
 
 def _reference_c1():
     history = hysteresis_history()
-    force = float(history.F[int(history.reversals[2])])
-    return {"F_start": force, "F_return": force}
+    start, turn = int(history.reversals[2]), int(history.reversals[3])
+    force = float(history.F[start])
+    return {"F_start": force, "F_return": force, "i_start": start,
+            "i_return": turn + (history.turns[3] - history.turns[4])}
 
 
 def _reference_d1(h=H, u1_low=U1_LOW, u2_low=U2_LOW):
@@ -1145,44 +1189,72 @@ def _reference_d1(h=H, u1_low=U1_LOW, u2_low=U2_LOW):
             "cycles": {name: run.cycles for name, run in runs.items()}}
 
 
+#: The upper limit um of the valve's dead zone (V), :func:`valve_estimates` (2.86995 V) rounded up to 10 mV.
+_U_M = 2.87
+
+#: The parameters a student may change in the notebook's parameter cell (the second code cell).
+PARAMETERS = Parameters(
+    Parameter("h", H, "s", "fixed step (步长) of every simulation; the paper's 1.16 ms",
+              (rule("0.1 ms <= {name} <= 3 ms (the order of the paper's 1.16 ms: the slips last a few tens of "
+                    "milliseconds; at 5 ms the stick-slip changes)", lambda value, values: 1e-4 <= value <= 3e-3),),
+              alternative=2e-3),
+    Parameter("u1_low", U1_LOW, "V", "input of valve 1 in the low constant-input runs, Parts D, E, G and H",
+              (rule(f"{_U_M:g} V < {{name}} <= 5 V (valve 1 fills chamber 1 only above the upper limit um = {_U_M:g} V "
+                    "of its dead zone, Part B; 5 V is its rated input)",
+                    lambda value, values: _U_M < value <= 5.0),),
+              alternative=2.876),
+    Parameter("u2_low", U2_LOW, "V", "input of valve 2 in the low constant-input runs",
+              (rule("0 V <= {name} < 2.2 V (valve 2 exhausts chamber 2, as in the text's experiment: below the "
+                    "lower limit un = 2.2 V of its dead zone, Part B)", lambda value, values: 0.0 <= value < 2.2),),
+              alternative=2.1),
+)
+use_parameters = PARAMETERS.use
+
 #: The tasks of lab 09, by their label in the notebook.
 TASKS = Tasks(
     Task("B1", ("um", "KV1"), check_valve_estimates, (), _reference_b1, "dead zone and valve gain from the two flows"),
-    Task("C1", ("F_start", "F_return"), check_internal_loop, (), _reference_c1, "the internal hysteresis loop closes"),
+    Task("C1", ("F_start", "F_return", "i_start", "i_return"), check_internal_loop, (), _reference_c1,
+         "the internal hysteresis loop closes"),
     Task("D1", ("stuck", "cycles"), check_cycles, ("h", "u1_low", "u2_low"), _reference_d1,
          "time stuck and stick-slip cycles at the low inputs"),
+    parameters=PARAMETERS,
 )
 check = TASKS.check
 take = TASKS.take
 
 _STUCK = "stuck[name] = float(np.mean(np.abs(result.v) < 5e-3))"
+_GAIN = "gain = choked_flow_factor(P.k) * P.ps * P.flow_constant"
 
 #: Typical mistakes: each replaces a piece of a task's solution code; its check must give the hint.
 MISTAKES = (
     Mistake("B1", "the flow ratio inverted", "um = (flow_ratio * u_low - u_high) / (flow_ratio - 1.0)",
             "um = (u_low / flow_ratio - u_high) / (1.0 / flow_ratio - 1.0)", "inverted the ratio"),
-    Mistake("B1", "the rounded 0.58", "gain = choked_flow_factor(P.k) * P.ps * P.flow_constant",
-            "gain = 0.58 * P.ps * P.flow_constant", "rounded 0.58"),
-    Mistake("B1", "the gauge supply pressure", "gain = choked_flow_factor(P.k) * P.ps * P.flow_constant",
-            "gain = choked_flow_factor(P.k) * P.ps_gauge * P.flow_constant", "absolute supply pressure"),
+    Mistake("B1", "the rounded 0.58", _GAIN, "gain = 0.58 * P.ps * P.flow_constant", "rounded 0.58"),
+    Mistake("B1", "the gauge supply pressure", _GAIN, "gain = choked_flow_factor(P.k) * P.ps_gauge * P.flow_constant",
+            "absolute supply pressure"),
+    Mistake("B1", "the critical pressure ratio for the flow factor", _GAIN,
+            "gain = critical_pressure_ratio(P.k) * P.ps * P.flow_constant", "critical pressure ratio"),
+    Mistake("B1", "u in place of u - um", "KV1 = mdot_high / (gain * (u_high - um))", "KV1 = mdot_high / (gain * u_high)",
+            "not u itself"),
     Mistake("C1", "reversal one sample early", "reversals = np.flatnonzero(direction[1:] != direction[:-1]) + 1",
             "reversals = np.flatnonzero(direction[1:] != direction[:-1])", "one sample early"),
     Mistake("C1", "the reversals counted from 1", "i_start, i_turn = reversals[2], reversals[3]",
             "i_start, i_turn = reversals[3], reversals[4]", "20 um reversal (D)"),
+    Mistake("C1", "the first pass at 30 um", "i_start, i_turn = reversals[2], reversals[3]",
+            "i_start, i_turn = int(np.flatnonzero(np.isclose(z, 30e-6))[0]), reversals[3]", "virgin curve"),
     Mistake("C1", "the return searched from the loop start", "i_turn + int(np.flatnonzero(z[i_turn:] >= z[i_start])[0])",
             "i_turn + int(np.flatnonzero(z[i_start:] >= z[i_start])[0])", "go on until z is back"),
     Mistake("C1", "> in place of >=", "z[i_turn:] >= z[i_start]", "z[i_turn:] > z[i_start]", "one sample late"),
+    Mistake("C1", "the loop's start taken for its return", "i_return = i_turn + int(np.flatnonzero(z[i_turn:] >= z[i_start])[0])",
+            "i_return = i_start", "the loop's start, C"),
     Mistake("D1", "stuck below 1 mm/s", _STUCK, _STUCK.replace("5e-3", "1e-3"), "1 mm/s"),
     Mistake("D1", "stuck in percent", _STUCK, "stuck[name] = 100 * float(np.mean(np.abs(result.v) < 5e-3))",
             "percentages"),
+    Mistake("D1", "v in place of |v|", _STUCK, "stuck[name] = float(np.mean(result.v < 5e-3))", "not |v|"),
     Mistake("D1", "every slip phase counted", "cycles[name] = count", "cycles[name] = len(lab.stick_slip_cycles(result))",
             "counted every slip phase"),
-)
-
-#: Parameters a student may change in the notebook, with a value the tests try.
-PARAMETER_CHANGES = (
-    ParameterChange("h", "h = lab.H", "h = 1e-3"),
-    ParameterChange("u1_low", "u1_low = lab.U1_LOW", "u1_low = 2.88"),
+    Mistake("D1", "the initial stick not counted", "cycles[name] = count",
+            "cycles[name] = len(lab.stick_slip_cycles(result)) - 1", "initial stick"),
 )
 
 

@@ -3,7 +3,7 @@
 Experiments:
 
 1. Variable step (变步长): RKF45 (:func:`simlab.rkf45`) on a satellite's elliptic orbit, the
-   two-body problem (二体问题) q'' = -q / |q|^3 with eccentricity e = 0.9 over one period 2 pi,
+   two-body problem (二体问题) q'' = -q / |q|^3 with eccentricity e (0.9) over one period 2 pi,
    started at aphelion; the exact solution comes from Kepler's equation E - e sin E = M. The
    steps follow the orbit (h grows like r^(3/2)); the achieved error against the tolerance
    (slope about 4/5); fixed-step RK4 at the same accuracy needs about ten times the evaluations
@@ -19,10 +19,12 @@ Experiments:
 4. The real-time budget: the largest frame time that meets an error target (within the
    stability limit), verified by runs, and the computing load s t_eval / h of each method.
 
-The notebook's parameters are the tolerance ``rtol`` (Part A), the frame time ``h_frame``
-(Part C), the error target ``error_target`` and the time ``t_eval`` one evaluation of the model
-takes on the real-time computer (Part D); every self-check takes them as keywords with the
-lab's values as defaults, and the tasks are listed in :data:`TASKS`.
+The notebook's parameters (:data:`PARAMETERS`, set in its parameter cell) are the eccentricity
+``e`` of the orbit and the tolerance ``rtol`` (Part A), the step ``h_ab`` of Task B1 (Part B),
+the frame time ``h_frame`` (Part C), the error target ``error_target`` and the time ``t_eval``
+one evaluation of the model takes on the real-time computer (Part D); every self-check and
+reference takes those it depends on as keywords with the lab's values as defaults, and the
+tasks are listed in :data:`TASKS`.
 """
 
 from __future__ import annotations
@@ -38,7 +40,6 @@ from simlab.course import ExperimentResult
 from simlab.course.check import (
     CheckResult,
     Mistake,
-    ParameterChange,
     Task,
     Tasks,
     all_of,
@@ -46,6 +47,7 @@ from simlab.course.check import (
     check_value,
 )
 from simlab.course.memo import cached
+from simlab.course.parameters import Parameter, Parameters, between, divides, positive, rule
 from simlab.course.systems import SEED_R, seed_rk4_system
 from simlab.guards import NonFiniteStateError, UnstableRunError
 from simlab.integrators import METHODS, rk4, rk4_step
@@ -79,6 +81,9 @@ __all__ = [
     "ERROR_TARGET",
     "T_EVAL",
     "REAL_TIME_CASES",
+    "SEED_R",
+    "AB2_STEP_LIMIT",
+    "AB4_STEP_LIMIT",
     "OrbitStudy",
     "ToleranceRow",
     "FixedStepLadder",
@@ -122,7 +127,8 @@ __all__ = [
     "check_budget",
     "TASKS",
     "MISTAKES",
-    "PARAMETER_CHANGES",
+    "PARAMETERS",
+    "use_parameters",
     "check",
     "take",
     "run",
@@ -146,7 +152,7 @@ _cached = cached  # simlab.course.memo: one result per argument set, arrays read
 # Part A. Variable step: RKF45 on an elliptic orbit
 # ---------------------------------------------------------------------------------------------
 
-#: Eccentricity e of the orbit (0 would be a circle).
+#: Eccentricity e of the orbit (0 would be a circle); the notebook's parameter e, 0 < e <= 0.95.
 ECCENTRICITY = 0.9
 #: One period of the orbit (semi-major axis a = 1, GM = 1: period 2 pi).
 ORBIT_SPAN = (0.0, 2.0 * math.pi)
@@ -476,6 +482,10 @@ def equal_accuracy(rtol=RTOL, e=ECCENTRICITY):
 ADAMS_T_END = 5.0
 ADAMS_STEPS = (0.1, 0.05, 0.025, 0.0125)
 H_AB = 0.05
+#: The largest stable steps (s) of AB2 and AB4 on the loop, rounded down (Part B's table; the rules
+#: of ``h_ab`` and ``h_frame`` use them, and a test recomputes them).
+AB2_STEP_LIMIT = 0.449
+AB4_STEP_LIMIT = 0.158
 #: The methods of the Adams study.
 ADAMS_METHODS = ("ab1", "ab2", "ab3", "ab4", "abm4", "rk4")
 METHOD_TITLES = {**{name: method.title for name, method in MULTISTEP_METHODS.items()}, "rk4": "RK4",
@@ -1001,7 +1011,7 @@ class Lab10Results:
 
 
 # ---------------------------------------------------------------------------------------------
-# Self-checks. Each takes the notebook's answers positionally and its parameters (rtol, h_ab,
+# Self-checks. Each takes the notebook's answers positionally and its parameters (e, rtol, h_ab,
 # h_frame, error_target, t_eval) as keywords with the lab's values as defaults.
 # ---------------------------------------------------------------------------------------------
 
@@ -1045,30 +1055,94 @@ def check_step_factor(step_factor):
     ])
 
 
-def _orbit_error_variants(study):
-    """A2's typical slips: the exact solution on a uniform grid; velocities counted in the distance."""
-    run, e = study.run, study.eccentricity
-    uniform = np.linspace(run.t[0], run.t[-1], len(run.t))
-    on_uniform = float(np.max(np.linalg.norm(run.x[:, :2] - orbit_exact(uniform, e)[:, :2], axis=1)))
-    whole_state = float(np.max(np.linalg.norm(run.x - orbit_exact(run.t, e), axis=1)))
-    return on_uniform, whole_state
+#: Task A2's second trajectory: the exact orbit at the run's times with each position moved outwards
+#: by TEST_OFFSET sin^2(t/2) (largest at perihelion, t = pi; zero at t = 0 and at the end, 2 pi) and
+#: each velocity by TEST_OFFSET (1, -1). Its achieved error is known, and not at its last point.
+TEST_OFFSET = 1e-4
 
 
-def check_achieved_error(error_rkf45, rtol=RTOL):
-    """Self-check of Task A2: the achieved error max_k |q_k - q(t_k)| of RKF45 with ``rtol``."""
-    study = orbit_study(rtol)
-    on_uniform, whole_state = _orbit_error_variants(study)
-    return check_value("achieved error of RKF45", error_rkf45, study.error, rtol=1e-9, atol=1e-15, alternatives=[
-        (on_uniform, "the RKF45 times are not uniform: evaluate the exact solution at run.t, not on an evenly "
-         "spaced grid."),
-        (whole_state, "that distance includes the velocities; the position is q = (x[:, 0], x[:, 1]), the "
-         "first two components."),
-    ])
+def _test_trajectory(t, e):
+    """Task A2's second trajectory at the times ``t``: states of shape (len(t), 4) and the offsets d_k."""
+    exact = orbit_exact(t, e)
+    offset = TEST_OFFSET * np.sin(np.asarray(t) / 2.0) ** 2
+    radius = np.hypot(exact[:, 0], exact[:, 1])
+    x = exact.copy()
+    x[:, :2] += (offset / radius)[:, None] * exact[:, :2]  # moved outwards by d_k, along q / |q|
+    x[:, 2:] += TEST_OFFSET * np.array([1.0, -1.0])
+    return x, offset
 
 
-def check_equal_accuracy(N_rk4, cost_ratio, rtol=RTOL):
+def _orbit_error_variants(t, x, e):
+    """A2's typical slips applied to the states ``x`` at the times ``t``, by name: the value each gives."""
+    exact = orbit_exact(t, e)
+    difference = x[:, :2] - exact[:, :2]
+    uniform = orbit_exact(np.linspace(t[0], t[-1], len(t)), e)
+    return {
+        "uniform": float(np.max(np.linalg.norm(x[:, :2] - uniform[:, :2], axis=1))),
+        "whole_state": float(np.max(np.linalg.norm(x - exact, axis=1))),
+        "last_point": float(np.linalg.norm(difference[-1])),
+        "no_axis": float(np.linalg.norm(difference)),
+        "largest_component": float(np.max(np.abs(difference))),
+    }
+
+
+def _orbit_error_hints(variants):
+    """(value, hint) pairs of Task A2's typical slips, from :func:`_orbit_error_variants`."""
+    hints = {
+        "uniform": "the RKF45 times are not uniform: evaluate the exact solution at the run's own times t (run.t), "
+                   "not on an evenly spaced grid.",
+        "whole_state": "that distance includes the velocities; the position is q = (x[:, 0], x[:, 1]), the first "
+                       "two components.",
+        "last_point": "that is the error at the last point only; the achieved error is the largest distance over "
+                      "all accepted times, np.max over k (for the lab's orbit the largest happens to be at the end, "
+                      "so only a second case tells the two apart).",
+        "no_axis": "np.linalg.norm without axis=1 is one norm of the whole array (all points together): take "
+                   "the distance of each point, np.linalg.norm(..., axis=1), then the largest.",
+        "largest_component": "that is the largest component |q1 - q1(t_k)| or |q2 - q2(t_k)|; the distance is "
+                             "the Euclidean norm sqrt(dq1^2 + dq2^2) of each row.",
+    }
+    return [(variants[name], hint) for name, hint in hints.items()]
+
+
+def _call_achieved_error(achieved_error, t, x, e, title):
+    """``achieved_error(t, x, e)`` of the student, or a CheckResult saying what went wrong."""
+    if not callable(achieved_error):
+        return CheckResult(False, title, f"expected a function achieved_error(t, x, e), got "
+                           f"{type(achieved_error).__name__}.")
+    try:
+        return achieved_error(t, x, e)
+    except NotImplementedError:
+        raise
+    except Exception as error:  # noqa: BLE001 - the student's function: report what it raised
+        return CheckResult(False, title, f"achieved_error(t, x, e) raised {type(error).__name__}: {error}")
+
+
+def check_achieved_error(error_rkf45, achieved_error=None, rtol=RTOL, e=ECCENTRICITY):
+    """Self-check of Task A2: the achieved error max_k |q_k - q(t_k)| of RKF45 with ``rtol`` on the orbit of
+    eccentricity ``e``, and the function ``achieved_error(t, x, e)`` that measures it.
+
+    The function is also tried on a second trajectory (:func:`_test_trajectory`) whose largest error
+    lies inside the span: on the lab's orbit the largest error of RKF45 is at the last point, so the
+    number alone cannot tell the maximum over the trajectory from the error at the end.
+    """
+    study = orbit_study(rtol, e)
+    number = check_value("achieved error of RKF45", error_rkf45, study.error, rtol=1e-9, atol=1e-15,
+                         alternatives=_orbit_error_hints(_orbit_error_variants(study.run.t, study.run.x, e)))
+    if achieved_error is None:
+        return number
+    title = "achieved_error on a second trajectory (largest error at perihelion, none at the end)"
+    x, offset = _test_trajectory(study.run.t, e)
+    value = _call_achieved_error(achieved_error, study.run.t, x, e, title)
+    if isinstance(value, CheckResult):
+        return all_of("the achieved error of RKF45", [number, value])
+    second = check_value(title, value, float(np.max(offset)), rtol=1e-9, atol=1e-15,
+                         alternatives=_orbit_error_hints(_orbit_error_variants(study.run.t, x, e)))
+    return all_of("the achieved error of RKF45", [number, second])
+
+
+def check_equal_accuracy(N_rk4, cost_ratio, rtol=RTOL, e=ECCENTRICITY):
     """Self-check of Task A3: RK4's step count at RKF45's error (fitted line of the ladder) and the cost ratio."""
-    study, ladder = orbit_study(rtol), rk4_ladder()
+    study, ladder = orbit_study(rtol, e), rk4_ladder(e)
     exact_N = np.exp((np.log(study.error) - ladder.intercept) / ladder.slope)
     N = int(np.ceil(exact_N))
     return all_of("RK4 at the accuracy of RKF45", [
@@ -1082,17 +1156,22 @@ def check_equal_accuracy(N_rk4, cost_ratio, rtol=RTOL):
                     alternatives=[(N / study.run.n_accepted, "compare the cost, the evaluations of f: 4 per "
                                    "RK4 step (4 N) against run.nfev for RKF45 (6 per step, 5 per rejection)."),
                                   (4 * N / (6 * study.run.n_accepted), "count RKF45's rejected steps too: "
-                                   "run.nfev has them.")]),
+                                   "run.nfev has them."),
+                                  (study.run.nfev / (4 * N), "that is the inverse ratio: the cost ratio is RK4's "
+                                   "evaluations over RKF45's, 4 N / run.nfev (RK4 needs more)."),
+                                  (N / study.run.nfev, "RK4 makes four evaluations of f per step: its cost is "
+                                   "4 N, not N.")]),
     ])
 
 
-def _ab2_loop(h, start="rk4", weights=(1.5, -0.5), update=True, t_end=ADAMS_T_END):
-    """AB2 on the loop, written out: the start step, the weights of f_n and f_{n-1}, the slope update."""
+def _ab2_loop(h, start="rk4", weights=(1.5, -0.5), update=True, t_end=ADAMS_T_END, skip_last=False):
+    """AB2 on the loop, written out: the start step, the weights of f_n and f_{n-1}, the slope update
+    (``skip_last``: the loop stops one step early and the last row stays zero)."""
     steps = round(t_end / h)
     x = np.zeros((steps + 1, 3))
     f_old = loop_rhs(0.0, x[0])
     x[1] = rk4_step(loop_rhs, 0.0, x[0], h) if start == "rk4" else x[0] + h * f_old
-    for n in range(1, steps):
+    for n in range(1, steps - 1 if skip_last else steps):
         f_new = loop_rhs(n * h, x[n])
         x[n + 1] = x[n] + h * (weights[0] * f_new + weights[1] * f_old)
         if update:
@@ -1110,6 +1189,10 @@ def check_ab2(x_ab2, h_ab=H_AB):
          "needs f_0 and f_1 and is not self-starting (not an Euler step: x_ab2[1] = simlab.rk4_step(...))."),
         (_ab2_loop(h_ab, update=False), "the stored slope is never updated: after each step f_{n-1} <- f_n, "
          "else every step reuses f_0."),
+        (_ab2_loop(h_ab, weights=(3.0, -1.0)), "the step is h/2 (3 f_n - f_{n-1}): the weights are 3/2 and -1/2, "
+         "the factor 1/2 is missing."),
+        (_ab2_loop(h_ab, skip_last=True), "the last state x_N is still zero: the loop stops one step early "
+         "(n runs from 1 to N - 1, range(1, N), and computes x_{n+1})."),
     ])
 
 
@@ -1156,14 +1239,15 @@ def check_ab_limits(z_ab):
     ])
 
 
-def _rtrk2_loop(h, held=False, full_first=False, from_half=False):
-    """RTRK2 on the real-time loop, written out, with the typical slips of Task C1 switchable."""
+def _rtrk2_loop(h, held=False, full_first=False, from_half=False, late=False):
+    """RTRK2 on the real-time loop, written out, with the typical slips of Task C1 switchable
+    (``late``: the second evaluation reads the sample at the end of the frame, t_n + h)."""
     x, states = np.zeros(3), [np.zeros(3)]
     for n in range(round(RT_T_END / h)):
         t_n = n * h
         u_n = command(t_n)
         x_half = x + (h if full_first else h / 2) * loop_model(t_n, x, u_n)
-        u_half = u_n if held else command(t_n + h / 2)
+        u_half = u_n if held else command(t_n + (h if late else h / 2))
         x = (x_half if from_half else x) + h * loop_model(t_n + h / 2, x_half, u_half)
         states.append(x)
     return np.array(states)
@@ -1179,6 +1263,8 @@ def check_rtrk2_loop(x_rtrk2, h_frame=H_FRAME):
          "x_{n+1/2} = x_n + (h/2) f(x_n, u_n), half a step."),
         (_rtrk2_loop(h_frame, from_half=True), "the full step starts from x_n: x_{n+1} = x_n + h f(x_{n+1/2}, "
          "u_{n+1/2}), not from x_{n+1/2}."),
+        (_rtrk2_loop(h_frame, late=True), "the second evaluation reads u at the end of the frame, t_n + h: that "
+         "sample does not exist yet when it starts (at mid-frame); it wants u(t_n + h/2)."),
     ])
 
 
@@ -1200,6 +1286,9 @@ def check_budget(h_largest, load, h_frame=H_FRAME, error_target=ERROR_TARGET, t_
              "solve e* = C h^p for h: h = h_frame (e* / e_h)^(1/p), the exponent is 1/p."),
             ([h_frame * (error_target / row.error) ** (1.0 / row.order) for row in study.rows], "a frame time "
              "above the stability limit h_stable is no use: take the smaller of the two."),
+            ([min(h_frame * (row.error / error_target) ** (1.0 / row.order), row.h_stable) for row in study.rows],
+             "the ratio is upside down: e = C h^p gives h = h_frame (e* / e_h)^(1/p), target over measured error "
+             "(a looser target allows a longer frame)."),
         ]),
         check_array("loads s t_eval / h", load_values, [si * t_eval / h for si, h in zip(s, h_ref, strict=True)],
                     rtol=1e-6, what="loads", alternatives=[
@@ -1219,14 +1308,17 @@ def _reference_step_factor():
     return {"step_factor": step_factor}
 
 
-def _reference_error(rtol=RTOL):
-    """Reference answer of Task A2."""
-    return {"error_rkf45": orbit_study(rtol).error}
+def _reference_error(rtol=RTOL, e=ECCENTRICITY):
+    """Reference answers of Task A2: the achieved error and the function that measures it."""
+    def achieved_error(t, x, e):
+        return position_error(t, x, e)
+
+    return {"error_rkf45": orbit_study(rtol, e).error, "achieved_error": achieved_error}
 
 
-def _reference_equal(rtol=RTOL):
+def _reference_equal(rtol=RTOL, e=ECCENTRICITY):
     """Reference answers of Task A3."""
-    study, ladder = orbit_study(rtol), rk4_ladder()
+    study, ladder = orbit_study(rtol, e), rk4_ladder(e)
     N = ladder.steps_for(study.error)
     return {"N_rk4": N, "cost_ratio": 4 * N / study.run.nfev}
 
@@ -1254,17 +1346,46 @@ def _reference_budget(h_frame=H_FRAME, error_target=ERROR_TARGET, t_eval=T_EVAL)
     return {"h_largest": h, "load": {row.label: row.evaluations * t_eval / h[row.label] for row in study.rows}}
 
 
+#: The parameters of lab 10 (the notebook's parameter cell); every check and reference follows them.
+PARAMETERS = Parameters(
+    Parameter("e", ECCENTRICITY, "", "eccentricity (偏心率) of the orbit of Part A",
+              (between(0.0, 1.0),
+               rule("{name} <= 0.95 (closer to 1 the perihelion pass is so short that the RK4 runs of Task A3, "
+                    "N = 1000 to 4000 steps, do not resolve it)", lambda value, values: value <= 0.95)),
+              alternative=0.7),
+    Parameter("rtol", RTOL, "", "relative tolerance (相对误差限) of RKF45 in Part A; atol = rtol / 1000",
+              (between(1e-12, 1e-3, closed=(True, True)),), alternative=1e-7),
+    Parameter("h_ab", H_AB, "s", "step (步长) of AB2 in Task B1",
+              (positive(), divides(ADAMS_T_END, "s", "the run of Task B1"),
+               rule(f"{{name}} < {AB2_STEP_LIMIT:g} s (AB2's largest stable step on the loop, Part B)",
+                    lambda value, values: value < AB2_STEP_LIMIT)), alternative=0.1),
+    Parameter("h_frame", H_FRAME, "s", "frame time (帧时间) of the real-time loop of Parts C and D",
+              (positive(), divides(RT_T_END, "s", "the real-time run"),
+               rule(f"{{name}} < {AB4_STEP_LIMIT:g} s (AB4's largest stable frame on the loop: every method of "
+                    f"Part C must be stable)", lambda value, values: value < AB4_STEP_LIMIT)), alternative=0.1),
+    Parameter("error_target", ERROR_TARGET, "", "largest output error e* allowed in real time (Part D)",
+              (rule("1e-06 <= {name} <= 0.1 (the output's amplitude is about 0.4; below 1e-6 the runs that verify "
+                    "the frame times get very long)", lambda value, values: 1e-6 <= value <= 0.1),),
+              alternative=1e-2),
+    Parameter("t_eval", T_EVAL, "s", "time one evaluation of the model takes on the real-time computer (Part D)",
+              (rule("{name} >= 1e-04 s (shorter times make the budget verify runs of 10^4 frames and more)",
+                    lambda value, values: value >= 1e-4),), alternative=5e-3),
+)
+use_parameters = PARAMETERS.use
+
 #: The tasks of lab 10, by their label in the notebook.
 TASKS = Tasks(
     Task("A1", ("step_factor",), check_step_factor, (), _reference_step_factor, "the step-size controller"),
-    Task("A2", ("error_rkf45",), check_achieved_error, ("rtol",), _reference_error, "the error RKF45 achieves"),
-    Task("A3", ("N_rk4", "cost_ratio"), check_equal_accuracy, ("rtol",), _reference_equal,
+    Task("A2", ("error_rkf45", "achieved_error"), check_achieved_error, ("rtol", "e"), _reference_error,
+         "the error RKF45 achieves"),
+    Task("A3", ("N_rk4", "cost_ratio"), check_equal_accuracy, ("rtol", "e"), _reference_equal,
          "fixed-step RK4 at the same accuracy"),
     Task("B1", ("x_ab2",), check_ab2, ("h_ab",), _reference_ab2, "AB2 by hand"),
     Task("B2", ("z_ab",), check_ab_limits, (), _reference_limits, "the real stability intervals of AB1..AB4"),
     Task("C1", ("x_rtrk2",), check_rtrk2_loop, ("h_frame",), _reference_rtrk2, "an RTRK2 frame loop"),
     Task("D1", ("h_largest", "load"), check_budget, ("h_frame", "error_target", "t_eval"), _reference_budget,
          "the largest frame times and the loads"),
+    parameters=PARAMETERS,
 )
 check = TASKS.check
 take = TASKS.take
@@ -1275,33 +1396,43 @@ MISTAKES = (
     Mistake("A1", "no safety factor", "max(0.2, 0.9 * err", "max(0.2, 1.0 * err", "safety factor"),
     Mistake("A1", "no limits", "return min(grow_max, max(0.2, 0.9 * err ** (-1 / 5)))",
             "return 0.9 * err ** (-1 / 5)", "limits are missing"),
-    Mistake("A2", "the exact solution on a uniform grid", "exact = lab.orbit_exact(run.t, e)",
-            "exact = lab.orbit_exact(np.linspace(*t_span, len(run.t)), e)", "not uniform"),
-    Mistake("A2", "the velocities in the distance", "run.x[:, :2] - exact[:, :2]", "run.x - exact", "velocities"),
+    Mistake("A2", "the exact solution on a uniform grid", "exact = lab.orbit_exact(t, e)",
+            "exact = lab.orbit_exact(np.linspace(t[0], t[-1], len(t)), e)", "not uniform"),
+    Mistake("A2", "the velocities in the distance", "x[:, :2] - exact[:, :2]", "x - exact", "velocities"),
+    Mistake("A2", "the error at the last point only", "return np.max(distance)", "return distance[-1]",
+            "error at the last point only"),
+    Mistake("A2", "the norm of the whole array", "np.linalg.norm(x[:, :2] - exact[:, :2], axis=1)",
+            "np.linalg.norm(x[:, :2] - exact[:, :2])", "without axis=1"),
+    Mistake("A2", "the largest component", "np.linalg.norm(x[:, :2] - exact[:, :2], axis=1)",
+            "np.max(np.abs(x[:, :2] - exact[:, :2]), axis=1)", "largest component"),
     Mistake("A3", "N rounded down", "N_rk4 = int(np.ceil(", "N_rk4 = int(np.floor(", "round up"),
     Mistake("A3", "steps instead of evaluations", "cost_ratio = 4 * N_rk4 / run.nfev",
             "cost_ratio = N_rk4 / run.n_accepted", "evaluations of f"),
+    Mistake("A3", "the ratio inverted", "cost_ratio = 4 * N_rk4 / run.nfev", "cost_ratio = run.nfev / (4 * N_rk4)",
+            "inverse ratio"),
+    Mistake("A3", "one evaluation per RK4 step", "cost_ratio = 4 * N_rk4 / run.nfev", "cost_ratio = N_rk4 / run.nfev",
+            "four evaluations of f per step"),
     Mistake("B1", "weights swapped", "(3 * f_new - f_old)", "(3 * f_old - f_new)", "swapped"),
     Mistake("B1", "an Euler start", "x_ab2[1] = simlab.rk4_step(f_loop, 0.0, x_ab2[0], h_ab)",
             "x_ab2[1] = x_ab2[0] + h_ab * f_old", "is an RK4 step"),
     Mistake("B1", "the slope never updated", "    f_old = f_new\n", "\n", "never updated"),
+    Mistake("B1", "h instead of h/2", "x_ab2[n] + h_ab / 2 * (3 * f_new - f_old)",
+            "x_ab2[n] + h_ab * (3 * f_new - f_old)", "factor 1/2 is missing"),
+    Mistake("B1", "the loop one step short", "for n in range(1, n_steps):", "for n in range(1, n_steps - 1):",
+            "last state x_N is still zero"),
     Mistake("B2", "zeta = +1", "pi_k.subs(zeta, -1)", "pi_k.subs(zeta, 1)", "zeta = 1 is always a root"),
     Mistake("B2", "sigma reversed", "zeta ** (k - 1 - j)", "zeta ** j", "reversed"),
     Mistake("C1", "the input held at mid-frame", "u_half = command(t_n + h_frame / 2)", "u_half = u_n",
             "mid-frame sample"),
+    Mistake("C1", "the sample at the end of the frame", "u_half = command(t_n + h_frame / 2)",
+            "u_half = command(t_n + h_frame)", "end of the frame"),
     Mistake("C1", "a full first stage", "x_half = x + h_frame / 2 * model(x, u_n)",
             "x_half = x + h_frame * model(x, u_n)", "half a step"),
     Mistake("D1", "exponent p instead of 1/p", "** (1 / row.order)", "** row.order", "exponent is 1/p"),
+    Mistake("D1", "the error ratio upside down", "(error_target / row.error)", "(row.error / error_target)",
+            "upside down"),
     Mistake("D1", "load without s", "load[row.label] = row.evaluations * t_eval", "load[row.label] = t_eval",
             "s evaluations"),
-)
-
-#: Parameters a student may change in the notebook, with a value the tests try.
-PARAMETER_CHANGES = (
-    ParameterChange("rtol", "rtol = lab.RTOL", "rtol = 1e-7"),
-    ParameterChange("h_frame", "h_frame = lab.H_FRAME", "h_frame = 0.1"),
-    ParameterChange("error_target", "error_target = lab.ERROR_TARGET", "error_target = 1e-2"),
-    ParameterChange("t_eval", "t_eval = lab.T_EVAL", "t_eval = 5e-3"),
 )
 
 

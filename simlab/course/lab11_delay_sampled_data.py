@@ -26,8 +26,12 @@ Experiments:
 The experiments are cached (:func:`simlab.course.memo.cached`: computed once per argument set, their
 arrays read-only), since the notebook, the self-checks and the figures ask for the same ones.
 The notebook's tasks (A1 .. D3) are listed in :data:`TASKS`; their checks follow the notebook's
-parameters: the dead time ``tau``, the grid step ``h`` of Parts A-C and the sample period ``T``
-of Part D (the table of Part E uses ``T_values``).
+parameters, declared once in :data:`PARAMETERS` (the parameter contract): the plant's gain ``K``
+and time constant ``T1``, the dead time ``tau``, the grid step ``h`` and the reference step ``r``
+of Parts A-C, the sample period ``T`` of Part D and the sample periods ``T_values`` of the table
+of Part E. The PI controller of Parts B and C follows the plant model (``K``, ``T1``) by the SIMC
+rule tuned for the design dead time 0.5 s (:func:`pi_gains`); the seed's loop of Parts D-F is
+fixed.
 """
 
 from __future__ import annotations
@@ -42,7 +46,6 @@ from simlab.course import ExperimentResult
 from simlab.course.check import (
     CheckResult,
     Mistake,
-    ParameterChange,
     Task,
     Tasks,
     all_of,
@@ -51,6 +54,7 @@ from simlab.course.check import (
     not_done,
 )
 from simlab.course.memo import cached
+from simlab.course.parameters import Parameter, Parameters, between, divides, each, increasing, positive
 from simlab.delay import DelayLine, split_delay
 from simlab.delay_approximation import compare_pade
 from simlab.digital import DigitalController, analog_pid, c2d, digital_pid
@@ -66,19 +70,20 @@ from simlab.sampled_data import (
 from simlab.similarity import lsim
 
 __all__ = [
-    "K", "T1", "TAU", "H", "T_END", "KP", "TI", "R", "PADE_ORDERS", "GRAPH_STEPS", "SEED_NUM", "SEED_DEN",
-    "SEED_R", "SEED_KP", "SEED_KI", "T", "T_VALUES", "T_END_DIGITAL", "H_PLANT", "T_SCAN", "PM_STEPS",
+    "K", "T1", "TAU", "H", "T_END", "TAU_DESIGN", "LAMBDA", "KP", "TI", "R", "PADE_ORDERS", "GRAPH_STEPS",
+    "SEED_NUM", "SEED_DEN", "SEED_R", "SEED_KP", "SEED_KI", "T", "T_VALUES", "T_END_DIGITAL", "H_PLANT", "T_SCAN",
+    "PM_STEPS",
     "PadeRow", "PadeStudy", "DelayMargin", "DelayLimitRow", "DelayLimitRun", "InterpolationRow",
     "GraphErrorRow", "SampledRow", "ScanRow", "PhaseMarginRow", "Lab11Results",
-    "fopdt_plant", "time_grid", "fopdt_step", "fopdt_step_closed_form", "pade_plant_study", "loop_gain",
+    "fopdt_plant", "time_grid", "fopdt_step", "fopdt_step_closed_form", "pade_plant_study", "pi_gains", "loop_gain",
     "loop_exact", "loop_closed_form", "pade_loop", "pade_loop_study", "delay_margin", "pade_delay_limit",
     "delay_limit_runs", "shift_register_reference", "interpolation_errors", "structure_graph",
     "graph_response", "graph_errors", "seed_plant", "seed_pi", "analog_overshoot", "plant_steps",
-    "sampled_run", "sampled_rows", "grows", "stability_scan", "stability_limits", "analog_margins", "digital_phase_margin",
-    "phase_margin_rows",
+    "sampled_run", "sampled_rows", "grows", "stability_scan", "stability_limits", "analog_margins",
+    "digital_phase_margin", "phase_margin_rows",
     "check_step", "check_pade1", "check_loop", "check_margin", "check_shift_register", "check_graph",
     "check_tustin", "check_scan", "check_limits",
-    "TASKS", "MISTAKES", "PARAMETER_CHANGES", "check", "take", "results", "run",
+    "PARAMETERS", "use_parameters", "TASKS", "MISTAKES", "check", "take", "results", "run",
     "plot_pade_plant", "plot_loop", "plot_near_limit", "plot_graph_errors", "plot_sampled", "plot_phase_margins",
 ]
 
@@ -90,11 +95,20 @@ TAU = 0.5
 H = 0.04
 #: Span of Parts A-C, 0 <= t <= T_END (s).
 T_END = 10.0
-#: The PI controller of the FOPDT loop, K_p (1 + 1/(T_i s)): the SIMC rule with lambda = tau =
-#: 0.5 s, K_p = T1 / (K (lambda + tau)) = 0.75 and T_i = T1 = 1.5 s, so that the loop gain is
-#: k e^{-tau s}/s with k = K K_p / T_i = 1/s.
-KP = 0.75
-TI = 1.5
+#: The PI controller of the FOPDT loop, K_p (1 + 1/(T_i s)), follows the plant model (K, T1)
+#: (:func:`pi_gains`): T_i = T1, so that its zero cancels the plant pole and the loop gain is
+#: k e^{-tau s}/s, and the SIMC rule K_p = T1 / (K (lambda + tau_0)) for the design dead time
+#: tau_0 = TAU_DESIGN = 0.5 s with the closed-loop time constant lambda = LAMBDA = 0.75 s
+#: (1.5 tau_0, a little more cautious than SIMC's tight choice lambda = tau_0), so that
+#: k = K K_p / T_i = 1/(lambda + tau_0) = 0.8 1/s for every K and T1: the gain crossover is
+#: omega_c = k = 0.8 rad/s, not 1, so that a phase margin or a delay margin that forgets omega_c
+#: is wrong by a visible factor. The plant's dead time tau may differ from the design value: the
+#: controller stays tuned for 0.5 s (the delay margin says how much more dead time it tolerates).
+TAU_DESIGN = 0.5
+LAMBDA = 0.75
+#: K_p and T_i for the lab's K and T1 (0.6 and 1.5 s).
+KP = T1 / (K * (LAMBDA + TAU_DESIGN))
+TI = T1
 #: Step of the reference of Parts A-C.
 R = 1.0
 #: Padé orders compared with the exact delay.
@@ -390,6 +404,8 @@ class Lab11Results:
     ----------
     tau, h, T : float
         Dead time, grid step of Parts A-C and sample period of Part D (s).
+    K, T1, r : float
+        Gain and time constant (s) of the FOPDT plant, reference step of Parts A-C (at the end).
     plant : PadeStudy
         The FOPDT plant's step response, exact and with Padé.
     loop : PadeStudy
@@ -431,6 +447,9 @@ class Lab11Results:
     scan: tuple = ()
     stability: dict = field(default_factory=dict)
     phase_margins: tuple = ()
+    K: float = field(default=K)
+    T1: float = field(default=T1)
+    r: float = field(default=R)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -438,7 +457,7 @@ class Lab11Results:
 # ---------------------------------------------------------------------------------------------
 
 
-def fopdt_plant():
+def fopdt_plant(K=K, T1=T1):
     """(A, B, C, D) of the delay-free part K/(T1 s + 1) (the delay is lsim's ``input_delay``)."""
     return tf2ss([K], [T1, 1.0])
 
@@ -448,16 +467,16 @@ def time_grid(h=H):
     return h * np.arange(round(T_END / h) + 1)
 
 
-def fopdt_step(t, tau=TAU):
-    """Step response R K (1 - e^{-(t - tau)/T1}) 1(t - tau) by the delayed lsim (exact at the grid points)."""
-    A, B, C, D = fopdt_plant()
-    return lsim(A, B, C, D, np.full(len(t), R), t, input_delay=tau).y
+def fopdt_step(t, tau=TAU, K=K, T1=T1, r=R):
+    """Step response r K (1 - e^{-(t - tau)/T1}) 1(t - tau) by the delayed lsim (exact at the grid points)."""
+    A, B, C, D = fopdt_plant(K, T1)
+    return lsim(A, B, C, D, np.full(len(t), r), t, input_delay=tau).y
 
 
-def fopdt_step_closed_form(t, tau=TAU):
-    """The closed form of :func:`fopdt_step`: 0 before tau, R K (1 - e^{-(t - tau)/T1}) after."""
+def fopdt_step_closed_form(t, tau=TAU, K=K, T1=T1, r=R):
+    """The closed form of :func:`fopdt_step`: 0 before tau, r K (1 - e^{-(t - tau)/T1}) after."""
     t = np.asarray(t, dtype=float)
-    return np.where(t >= tau, R * K * (1.0 - np.exp(-np.maximum(t - tau, 0.0) / T1)), 0.0)
+    return np.where(t >= tau, r * K * (1.0 - np.exp(-np.maximum(t - tau, 0.0) / T1)), 0.0)
 
 
 def _study_row(n, t, tau, exact, y, slope):
@@ -477,14 +496,14 @@ def _study_row(n, t, tau, exact, y, slope):
                    max_error=float(np.max(np.abs(error))), first_crossing=crossing, peak=float(np.max(y)))
 
 
-def _initial_slope(A, B, C):
-    """dy/dt at 0+ of a strictly proper model at rest under a unit step: C B (times the step R)."""
-    return float(R * (np.asarray(C) @ np.asarray(B))[0, 0])
+def _initial_slope(A, B, C, r=R):
+    """dy/dt at 0+ of a strictly proper model at rest under a step r: r C B."""
+    return float(r * (np.asarray(C) @ np.asarray(B))[0, 0])
 
 
 @cached
-def pade_plant_study(tau=TAU, h=H, orders=PADE_ORDERS):
-    """The FOPDT plant's step response with the exact delay and with P_n, n in ``orders``.
+def pade_plant_study(tau=TAU, h=H, orders=PADE_ORDERS, K=K, T1=T1, r=R):
+    """The FOPDT plant's step response (step r) with the exact delay and with P_n, n in ``orders``.
 
     The exact response and the Padé ones come from :func:`simlab.delay_approximation.compare_pade`
     (lsim with ``input_delay`` and lsim of G(s) P_n(s), both exact at the grid points).
@@ -498,10 +517,10 @@ def pade_plant_study(tau=TAU, h=H, orders=PADE_ORDERS):
     responses, rows = {}, []
     for step in comparison.rows:
         A, B, C, _ = tf2ss(*series([K], [T1, 1.0], *pade(tau, step.order)))
-        y = R * step.y
+        y = r * step.y
         responses[step.order] = y
-        rows.append(_study_row(step.order, t, tau, R * comparison.y, y, _initial_slope(A, B, C)))
-    return PadeStudy(tau=tau, t=t, exact=R * comparison.y, responses=responses, rows=tuple(rows))
+        rows.append(_study_row(step.order, t, tau, r * comparison.y, y, _initial_slope(A, B, C, r)))
+    return PadeStudy(tau=tau, t=t, exact=r * comparison.y, responses=responses, rows=tuple(rows))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -509,18 +528,30 @@ def pade_plant_study(tau=TAU, h=H, orders=PADE_ORDERS):
 # ---------------------------------------------------------------------------------------------
 
 
-def loop_gain():
-    """k = K K_p / T_i (1/s): with T_i = T1 the loop gain is C(s) G(s) e^{-tau s} = k e^{-tau s}/s."""
-    return K * KP / TI
+def pi_gains(K=K, T1=T1):
+    """(K_p, T_i) of the PI K_p (1 + 1/(T_i s)) for the plant K/(T1 s + 1): T_i = T1 (the zero cancels
+    the plant pole), K_p = T1 / (K (lambda + tau_0)) (the SIMC rule for the design dead time
+    tau_0 = :data:`TAU_DESIGN` with lambda = :data:`LAMBDA`); (0.6, 1.5 s) for the lab's plant."""
+    return T1 / (K * (LAMBDA + TAU_DESIGN)), T1
 
 
-def _controller():
+def loop_gain(K=K, T1=T1):
+    """k = K K_p / T_i (1/s): with T_i = T1 the loop gain is C(s) G(s) e^{-tau s} = k e^{-tau s}/s.
+
+    With K_p by the SIMC rule (:func:`pi_gains`) k = 1/(lambda + tau_0) = 0.8 1/s for every K and T1.
+    """
+    Kp, Ti = pi_gains(K, T1)
+    return K * Kp / Ti
+
+
+def _controller(K=K, T1=T1):
     """num, den of the PI K_p (1 + 1/(T_i s)) = (K_p T_i s + K_p)/(T_i s)."""
-    return np.array([KP * TI, KP]), np.array([TI, 0.0])
+    Kp, Ti = pi_gains(K, T1)
+    return np.array([Kp * Ti, Kp]), np.array([Ti, 0.0])
 
 
 @cached
-def loop_exact(t, tau=TAU, r=R):
+def loop_exact(t, tau=TAU, r=R, K=K, T1=T1):
     """The FOPDT loop's step response exactly: y = sum_{j >= 1} (-1)^{j-1} (k/s)^j e^{-j tau s} r.
 
     1/(1 + L) = sum_j (-L)^j, so Y = L/(1 + L) R = sum_{j >= 1} (-1)^{j-1} L^j R with
@@ -530,7 +561,7 @@ def loop_exact(t, tau=TAU, r=R):
     in the Laplace domain).
     """
     t = np.asarray(t, dtype=float)
-    k = loop_gain()
+    k = loop_gain(K, T1)
     y = np.zeros(len(t))
     for j in range(1, int(np.floor((t[-1] - t[0]) / tau + 1e-9)) + 1):
         A_j, B_j, C_j, D_j = tf2ss([k**j], [1.0] + [0.0] * j)  # (k/s)^j
@@ -538,49 +569,55 @@ def loop_exact(t, tau=TAU, r=R):
     return y
 
 
-def loop_closed_form(t, tau=TAU, r=R):
+def loop_closed_form(t, tau=TAU, r=R, K=K, T1=T1):
     """The same sum in closed form: y(t) = r sum_{j: j tau <= t} (-1)^{j-1} (k (t - j tau))^j / j!."""
     t = np.asarray(t, dtype=float)
-    k = loop_gain()
+    return _chain_sum(t, lambda j: (-1.0) ** (j - 1), lambda j: j * tau,
+                      range(1, int(np.floor(t[-1] / tau + 1e-9)) + 1), loop_gain(K, T1), r)
+
+
+def _chain_sum(t, signs, delays, terms, k, r):
+    """r sum_{j in terms} signs(j) (k (t - delays(j)))^j / j! 1(t >= delays(j)): the loop's closed
+    form, and of the slips of Task B1 (other signs, delays or terms)."""
     y = np.zeros(len(t))
-    for j in range(1, int(np.floor(t[-1] / tau + 1e-9)) + 1):
-        shifted = np.maximum(t - j * tau, 0.0)
-        y += (-1) ** (j - 1) * (k * shifted) ** j / math.factorial(j)
+    for j in terms:
+        shifted = np.maximum(t - delays(j), 0.0)
+        y += signs(j) * np.where(t >= delays(j) - 1e-12, (k * shifted) ** j, 0.0) / math.factorial(j)
     return r * y
 
 
-def _pade_loop_model(tau, n):
+def _pade_loop_model(tau, n, K=K, T1=T1):
     """(num, den) of the closed loop L_n/(1 + L_n), L_n = C(s) G(s) P_n(s) (no cancellation)."""
-    open_num, open_den = series(*_controller(), [K], [T1, 1.0])
+    open_num, open_den = series(*_controller(K, T1), [K], [T1, 1.0])
     open_num, open_den = series(open_num, open_den, *pade(tau, n))
     return feedback(open_num, open_den, [1.0], [1.0])
 
 
-def pade_loop(t, tau=TAU, n=1, r=R):
+def pade_loop(t, tau=TAU, n=1, r=R, K=K, T1=T1):
     """The loop's step response with the Padé approximant P_n in place of e^{-tau s} (exact lsim)."""
-    A, B, C, D = tf2ss(*_pade_loop_model(tau, n))
+    A, B, C, D = tf2ss(*_pade_loop_model(tau, n, K, T1))
     return lsim(A, B, C, D, np.full(len(t), r), t).y
 
 
 @cached
-def pade_loop_study(tau=TAU, h=H, orders=PADE_ORDERS):
-    """The loop's step response, exact (:func:`loop_exact`) and with each Padé order.
+def pade_loop_study(tau=TAU, h=H, orders=PADE_ORDERS, K=K, T1=T1, r=R):
+    """The loop's step response (step r), exact (:func:`loop_exact`) and with each Padé order.
 
     Returns
     -------
     PadeStudy
     """
     t = time_grid(h)
-    exact = loop_exact(t, tau)
+    exact = loop_exact(t, tau, r, K, T1)
     responses, rows = {}, []
     for n in orders:
-        A, B, C, _ = tf2ss(*_pade_loop_model(tau, n))
-        responses[n] = lsim(A, B, C, np.zeros((1, 1)), np.full(len(t), R), t).y
-        rows.append(_study_row(n, t, tau, exact, responses[n], _initial_slope(A, B, C)))
+        A, B, C, _ = tf2ss(*_pade_loop_model(tau, n, K, T1))
+        responses[n] = lsim(A, B, C, np.zeros((1, 1)), np.full(len(t), r), t).y
+        rows.append(_study_row(n, t, tau, exact, responses[n], _initial_slope(A, B, C, r)))
     return PadeStudy(tau=tau, t=t, exact=exact, responses=responses, rows=tuple(rows))
 
 
-def delay_margin(tau=TAU):
+def delay_margin(tau=TAU, K=K, T1=T1):
     """Crossover, phase margin and delay margin of L(s) = C(s) G(s) e^{-tau s}.
 
     |L(j omega)| = |C(j omega) G(j omega)| (the delay has gain 1): omega_c solves
@@ -592,7 +629,7 @@ def delay_margin(tau=TAU):
     -------
     DelayMargin
     """
-    num, den = series(*_controller(), [K], [T1, 1.0])
+    num, den = series(*_controller(K, T1), [K], [T1, 1.0])
 
     def gain(omega):
         s = 1j * omega
@@ -606,7 +643,7 @@ def delay_margin(tau=TAU):
 
 
 @cached
-def pade_delay_limit(n):
+def pade_delay_limit(n, K=K, T1=T1):
     """The dead time at which the loop with P_n in place of e^{-tau s} loses stability.
 
     The rightmost closed-loop pole's real part, max Re s_i(tau), is scanned up from tau = 0.05 s
@@ -618,18 +655,18 @@ def pade_delay_limit(n):
     """
 
     def rightmost(tau):
-        return float(np.max(np.roots(_pade_loop_model(tau, n)[1]).real))
+        return float(np.max(np.roots(_pade_loop_model(tau, n, K, T1)[1]).real))
 
     low = 0.05
     while rightmost(1.25 * low) < 0:
         low *= 1.25
     limit = optimize.brentq(rightmost, low, 1.25 * low, xtol=1e-13, rtol=1e-13)
-    exact = math.pi / (2 * loop_gain())
+    exact = math.pi / (2 * loop_gain(K, T1))
     return DelayLimitRow(order=n, tau_limit=float(limit), relative_error=float(limit / exact - 1.0))
 
 
 @cached
-def delay_limit_runs(factors=(0.9, 1.1), h=0.05, t_end=30.0):
+def delay_limit_runs(factors=(0.9, 1.1), h=0.05, t_end=30.0, K=K, T1=T1, r=R):
     """The exact loop at tau = factor * pi / (2 k): below the limit it settles, above it grows.
 
     Returns
@@ -639,10 +676,10 @@ def delay_limit_runs(factors=(0.9, 1.1), h=0.05, t_end=30.0):
     t = h * np.arange(round(t_end / h) + 1)
     runs = []
     for factor in factors:
-        tau = factor * math.pi / (2 * loop_gain())
-        y = loop_exact(t, tau)
-        early = float(np.max(np.abs(y - R)[(t >= 10.0) & (t < 20.0)]))
-        late = float(np.max(np.abs(y - R)[t >= 20.0]))
+        tau = factor * math.pi / (2 * loop_gain(K, T1))
+        y = loop_exact(t, tau, r, K, T1)
+        early = float(np.max(np.abs(y - r)[(t >= 10.0) & (t < 20.0)]))
+        late = float(np.max(np.abs(y - r)[t >= 20.0]))
         runs.append(DelayLimitRun(tau=tau, t=t, y=y, early=early, late=late))
     return tuple(runs)
 
@@ -684,14 +721,15 @@ def interpolation_errors(h=0.1, omega=2.0, d=3, alphas=(0.0, 0.25, 0.5, 0.75), s
     return tuple(rows)
 
 
-def structure_graph():
+def structure_graph(K=K, T1=T1):
     """P, W, W0, Wc of the FOPDT loop: element 1 the PI, element 2 the inertia (rows [A, B, C, D]).
 
     G_i(s) = (C_i + D_i s)/(A_i + B_i s): the PI K_p (1 + 1/(T_i s)) = (K_p + K_p T_i s)/(T_i s) is
-    [0, T_i, K_p, K_p T_i]; the inertia K/(1 + T1 s) is [1, T1, K, 0]. u1 = r - y2, u2 = y1.
-    The delay sits on the input of element 2 (``delays={(2, "input"): tau}``).
+    [0, T_i, K_p, K_p T_i] (:func:`pi_gains`); the inertia K/(1 + T1 s) is [1, T1, K, 0].
+    u1 = r - y2, u2 = y1. The delay sits on the input of element 2 (``delays={(2, "input"): tau}``).
     """
-    P = np.array([[0.0, TI, KP, KP * TI], [1.0, T1, K, 0.0]])
+    Kp, Ti = pi_gains(K, T1)
+    P = np.array([[0.0, Ti, Kp, Kp * Ti], [1.0, T1, K, 0.0]])
     W = np.array([[0.0, -1.0], [1.0, 0.0]])
     W0 = np.array([[1.0], [0.0]])
     Wc = np.array([0.0, 1.0])
@@ -699,15 +737,15 @@ def structure_graph():
 
 
 @cached
-def graph_response(tau=TAU, h=H, place=(2, "input")):
+def graph_response(tau=TAU, h=H, place=(2, "input"), K=K, T1=T1, r=R):
     """The FOPDT loop per element (:func:`simlab.elementwise.simulate_elements`) with the delay at ``place``."""
-    P, W, W0, Wc = structure_graph()
+    P, W, W0, Wc = structure_graph(K, T1)
     t = time_grid(h)
-    return simulate_elements(P, W, W0, Wc, R, (0.0, float(t[-1])), h, delays={place: tau}).y
+    return simulate_elements(P, W, W0, Wc, r, (0.0, float(t[-1])), h, delays={place: tau}).y
 
 
 @cached
-def graph_errors(tau=TAU, steps=GRAPH_STEPS):
+def graph_errors(tau=TAU, steps=GRAPH_STEPS, K=K, T1=T1, r=R):
     """Max error of the per-element loop against :func:`loop_exact`, per step h.
 
     Returns
@@ -718,7 +756,7 @@ def graph_errors(tau=TAU, steps=GRAPH_STEPS):
     for h in steps:
         t = time_grid(h)
         d, theta = split_delay(tau, h)
-        error = float(np.max(np.abs(graph_response(tau, h) - loop_exact(t, tau))))
+        error = float(np.max(np.abs(graph_response(tau, h, K=K, T1=T1, r=r) - loop_exact(t, tau, r, K, T1))))
         rows.append(GraphErrorRow(h=h, d=d, theta=theta, max_error=error))
     return tuple(rows)
 
@@ -881,25 +919,63 @@ def phase_margin_rows(steps=PM_STEPS):
 
 
 # ---------------------------------------------------------------------------------------------
-# Self-checks. Each takes a task's answers positionally and the notebook's parameters (tau, h,
-# T) as keywords with the lab's values, so that a correct answer stays correct when a student
-# changes them.
+# The parameter contract: the values a student may change in the notebook's parameter cell
+# ---------------------------------------------------------------------------------------------
+
+#: The parameters of lab 11 (the notebook's parameter cell), each with its unit, meaning, rules and
+#: a second valid value that the tests try. The PI of Parts B and C follows K and T1 (:func:`pi_gains`);
+#: the seed's loop of Parts D-F, the scan of Task D2 and the tables' fixed steps are not parameters.
+PARAMETERS = Parameters(
+    Parameter("K", K, "", "gain (增益) of the FOPDT plant K e^(-tau s)/(T1 s + 1)", (positive(),), alternative=1.0),
+    Parameter("T1", T1, "s", "time constant (时间常数) of the FOPDT plant", (positive(),), alternative=2.0),
+    Parameter("tau", TAU, "s", "dead time (纯延迟) of the plant, Parts A-C; the PI stays tuned for 0.5 s",
+              (between(0.1, 1.5, closed=(True, True)),), alternative=0.7),
+    Parameter("h", H, "s", "grid step of Parts A-C", (divides(T_END),), alternative=0.05),
+    Parameter("r", R, "", "reference step (阶跃输入) of Parts A-C", (positive(),), alternative=2.0),
+    Parameter("T", T, "s", "sample period (采样周期) of the digital loop of Part D",
+              (between(0.01, 2.0, closed=(True, True)),), alternative=1.0),
+    Parameter("T_values", T_VALUES, "s", "sample periods of the Tustin-against-matched table of Part E",
+              (increasing(), each(between(0.01, 2.0, closed=(True, True)))), alternative=(0.2, 1.0, 1.8)),
+)
+use_parameters = PARAMETERS.use
+
+
+# ---------------------------------------------------------------------------------------------
+# Self-checks. Each takes a task's answers positionally and the notebook's parameters (K, T1,
+# tau, h, r, T) as keywords with the lab's values, so that a correct answer stays correct when a
+# student changes them.
 # ---------------------------------------------------------------------------------------------
 
 
-def check_step(y_delay, tau=TAU, h=H):
+def _unit_step(r, what):
+    """The hint for a response to a unit step where the step is r (used when r != 1)."""
+    return (f"that is the {what} to a unit step; the reference step is r = {r:g}: simulate the step "
+            f"np.full(len(t), r) (the parameter r), not np.ones.")
+
+
+def check_step(y_delay, tau=TAU, h=H, K=K, T1=T1, r=R):
     """Self-check of Task A1: the FOPDT plant's step response with the exact delay on t_k = k h."""
     t = time_grid(h)
+    plant = {"K": K, "T1": T1, "r": r}
     d = math.floor(tau / h + 1e-9)
-    whole = [(fopdt_step(t, steps * h), f"that is the response with a delay of {steps} whole steps ({steps * h:g} s) "
-              f"instead of tau = {tau:g} s; lsim's input_delay is exact at any tau (it splits the step where the "
-              "delayed input switches): pass input_delay=tau itself.")
+    whole = [(fopdt_step(t, steps * h, **plant), f"that is the response with a delay of {steps} whole steps "
+              f"({steps * h:g} s) instead of tau = {tau:g} s; lsim's input_delay is exact at any tau (it splits the "
+              "step where the delayed input switches): pass input_delay=tau itself.")
              for steps in (d, d + 1, d - 1) if steps >= 0 and abs(steps * h - tau) > 1e-9 * max(tau, h)]
-    return check_array(f"FOPDT step response, tau = {tau:g} s, h = {h:g} s", y_delay, fopdt_step(t, tau),
+    ascending = lsim(*tf2ss([K], [1.0, T1]), np.full(len(t), r), t, input_delay=tau).y
+    pade_models = pade_plant_study(tau, h, K=K, T1=T1, r=r).responses
+    unit = [(fopdt_step(t, tau, K, T1, 1.0), _unit_step(r, "response"))] if r != 1 else []
+    return check_array(f"FOPDT step response, tau = {tau:g} s, h = {h:g} s", y_delay, fopdt_step(t, tau, **plant),
                        rtol=1e-9, atol=1e-12, what="y_k", alternatives=[
-        (fopdt_step(t, 0.0), "that is the response without the delay: pass input_delay=tau to simlab.lsim."),
-        (fopdt_step(t, tau / h), "input_delay is in seconds (the unit of t), not in steps: pass tau, not tau / h."),
-        *whole])
+        (fopdt_step(t, 0.0, **plant), "that is the response without the delay: pass input_delay=tau to simlab.lsim."),
+        (fopdt_step(t, tau / h, **plant), "input_delay is in seconds (the unit of t), not in steps: pass tau, "
+                                          "not tau / h."),
+        *whole, *unit,
+        (ascending, "that is the response of K/(s + T1): the plant's denominator T1 s + 1 is [T1, 1.0] in "
+                    "descending powers of s (simlab.tf2ss, like MATLAB)."),
+        *[(y, f"that is the response with the Padé approximant of order {n} in place of the delay: it moves "
+              f"before tau; lsim's input_delay=tau simulates the delay itself, exactly.")
+          for n, y in pade_models.items()]])
 
 
 def _normalized(num, den, what):
@@ -933,63 +1009,90 @@ def check_pade1(num1, den1, tau=TAU):
          "is tau/2 (match e^(-tau s) = 1 - tau s + (tau s)^2/2 - ... to the s^2 term)."),
         (pair(num[::-1], den[::-1]), "these are the coefficients in ascending powers; simlab (like MATLAB) writes "
          "polynomials in descending powers of s: [-tau/2, 1] for 1 - (tau/2) s."),
-        (pair(den, den), "num equals den: that is 1, no delay at all; the numerator is 1 - (tau/2) s.")])
+        (pair(den, den), "num equals den: that is 1, no delay at all; the numerator is 1 - (tau/2) s."),
+        (pair(np.array([1.0, -2 / tau]), np.array([1.0, 2 / tau])), "that is (s - 2/tau)/(s + 2/tau) = -P_1(s), "
+         "with the gain -1 at s = 0; a delay has the gain 1 there: the numerator is 2/tau - s, [-1, 2/tau]."),
+        (pair(np.array([0.0, 1.0]), np.array([tau, 1.0])), "that is 1/(1 + tau s), a first-order lag with the "
+         "delay's slope at s = 0 but no zero; P_1 is all-pass, with its zero at s = +2/tau.")])
 
 
-def _chain_sum(t, tau, signs, delays, terms):
-    """sum_j signs(j) (k (t - delays(j)))^j / j! 1(t >= delays(j)), j = 1 .. terms: closed forms of slips."""
-    k = loop_gain()
-    y = np.zeros(len(t))
-    for j in range(1, terms + 1):
-        shifted = np.maximum(t - delays(j), 0.0)
-        y += signs(j) * (k * shifted) ** j / math.factorial(j)
-    return R * y
-
-
-def check_loop(y_loop, tau=TAU, h=H):
+def check_loop(y_loop, tau=TAU, h=H, K=K, T1=T1, r=R):
     """Self-check of Task B1: the exact loop response sum_j (-1)^{j-1} (k/s)^j e^{-j tau s} r on t_k = k h."""
     t = time_grid(h)
-    terms = int(np.floor(t[-1] / tau + 1e-9))
-    return check_array(f"exact FOPDT loop response, tau = {tau:g} s, h = {h:g} s", y_loop, loop_exact(t, tau),
-                       rtol=1e-8, atol=1e-10, what="y_k", alternatives=[
-        (_chain_sum(t, tau, lambda j: 1.0, lambda j: j * tau, terms), "the signs must alternate: "
-         "1/(1 + L) = 1 - L + L^2 - ..., so the term j carries (-1)^(j-1)."),
-        (_chain_sum(t, tau, lambda j: (-1.0) ** (j - 1), lambda j: tau, terms), "every term is delayed by tau "
-         "only: L^j = (k/s)^j e^(-j tau s) carries j delays, input_delay=j * tau."),
-        (_chain_sum(t, tau, lambda j: 1.0, lambda j: j * tau, 1), "that is the first term only, the open loop "
-         "k (t - tau) r: sum all J terms."),
-        (pade_loop(t, tau, 1), "that is the loop with the order-1 Padé approximant; the exact loop is the sum of "
-         "the delayed step responses.")])
+    k = loop_gain(K, T1)
+    J = int(np.floor(t[-1] / tau + 1e-9))
+
+    def chain(signs=lambda j: (-1.0) ** (j - 1), delays=lambda j: j * tau, terms=range(1, J + 1), step=r):
+        return _chain_sum(t, signs, delays, terms, k, step)
+
+    from_zero = "your sum starts at j = 0: its term -r is not part of L/(1 + L) = L - L^2 + ...; sum j = 1 .. J."
+    unit = [(chain(step=1.0), _unit_step(r, "loop's response"))] if r != 1 else []
+    return check_array(f"exact FOPDT loop response, tau = {tau:g} s, h = {h:g} s", y_loop,
+                       loop_exact(t, tau, r, K, T1), rtol=1e-8, atol=1e-10, what="y_k", alternatives=[
+        (chain(signs=lambda j: 1.0), "the signs must alternate: 1/(1 + L) = 1 - L + L^2 - ..., so the term j "
+                                     "carries (-1)^(j-1)."),
+        (chain(signs=lambda j: (-1.0) ** (j - 1) * k ** (1 - j)), f"every term has the gain k: the gain of "
+         f"(k/s)^j is k**j (k = {k:g} 1/s), simlab.tf2ss([k**j], [1.0] + [0.0] * j)."),
+        (chain(delays=lambda j: tau), "every term is delayed by tau only: L^j = (k/s)^j e^(-j tau s) carries j "
+                                      "delays, input_delay=j * tau."),
+        (chain(delays=lambda j: (j - 1) * tau), "the term j is delayed by (j - 1) tau: L^j = (k/s)^j e^(-j tau s) "
+                                                "carries j delays, input_delay=j * tau."),
+        (chain(terms=range(0, J)), from_zero), (chain(terms=range(0, J + 1)), from_zero),
+        (chain(signs=lambda j: 1.0, terms=range(1, 2)), "that is the first term only, the open loop k (t - tau) r: "
+                                                        "sum all J terms."),
+        *unit,
+        (pade_loop(t, tau, 1, r, K, T1), "that is the loop with the order-1 Padé approximant; the exact loop is the "
+                                         "sum of the delayed step responses.")])
 
 
-def check_margin(omega_c, phase_margin, delay_margin, tau=TAU):
+def check_margin(omega_c, phase_margin, delay_margin, tau=TAU, K=K, T1=T1):
     """Self-check of Task B2: crossover (rad/s), phase margin (rad) and delay margin (s) of k e^{-tau s}/s."""
-    reference = _margin(tau)
+    reference = _margin(tau, K, T1)
+    omega = reference.omega_c
+    no_integrator = reference.phase_margin + math.pi / 2
+    lag_tau = math.pi / 2 - tau  # the delay's lag taken as tau: right only if omega_c were 1 rad/s
+    lag = (f"the delay's phase lag is omega_c tau, not tau: arg e^(-j omega tau) = -omega tau at omega = omega_c "
+           f"= k = {omega:.4g} rad/s, so PM = pi/2 - omega_c tau.")
     return all_of(f"delay margin of the FOPDT loop, tau = {tau:g} s", [
-        check_value("gain crossover omega_c (rad/s)", omega_c, reference.omega_c, rtol=1e-6),
+        check_value("gain crossover omega_c (rad/s)", omega_c, omega, rtol=1e-6),
         check_value("phase margin (rad)", phase_margin, reference.phase_margin, rtol=1e-6, alternatives=[
-            (reference.phase_margin + reference.omega_c * tau, "that is pi/2, the margin without the delay: its "
+            (reference.phase_margin + omega * tau, "that is pi/2, the margin without the delay: its "
              "phase lag omega_c tau is missing (the delay has gain 1, but phase -omega tau)."),
+            (no_integrator, "that is pi - omega_c tau: the integrator's phase -pi/2 is missing; arg L(j omega) = "
+                            "-pi/2 - omega tau, so PM = pi/2 - omega_c tau."),
+            (lag_tau, f"that is pi/2 - tau: {lag}"),
             (math.degrees(reference.phase_margin), "that is in degrees; give it in radians.")]),
         check_value("delay margin (s)", delay_margin, reference.delay_margin, rtol=1e-6, alternatives=[
-            (math.degrees(reference.phase_margin) / reference.omega_c, "you divided the phase margin in degrees by "
+            (reference.phase_margin, f"that is the phase margin itself (in rad): the delay margin is PM / omega_c: "
+             f"you left out the division by omega_c (= k = {omega:.4g} rad/s); an angle over a frequency gives "
+             f"a time."),
+            (math.degrees(reference.phase_margin) / omega, "you divided the phase margin in degrees by "
              "omega_c; the delay margin is PM in radians over omega_c."),
+            (no_integrator / omega, "that is (pi - omega_c tau) / omega_c: the phase margin lacks the "
+                                    "integrator's phase -pi/2."),
+            (lag_tau / omega, f"that is (pi/2 - tau) / omega_c: {lag}"),
             (reference.tau_limit, "that is tau + delay margin, the dead time at the limit; the margin is the extra "
              "dead time.")])])
 
 
-def _margin(tau=TAU):
+def _margin(tau=TAU, K=K, T1=T1):
     """:func:`delay_margin`, under a name that :func:`check_margin`'s argument does not hide."""
-    return delay_margin(tau)
+    return delay_margin(tau, K, T1)
 
 
-def _register(u, tau, h, weights):
-    """Register variants for the hints: y_n = w_0 u_{n-d} + w_1 u_{n-d-1} + w_2 u_{n-d+1}."""
+def _register(u, tau, h, weights, wrap=False):
+    """Register variants for the hints: y_n = w_0 u_{n-d} + w_1 u_{n-d-1} + w_2 u_{n-d+1}.
+
+    ``wrap``: the samples before n = 0 read from the end of u (Python's negative indices).
+    """
     d, theta = split_delay(tau, h)
     alpha = theta / h
-    padded = np.concatenate([np.zeros(d + 1), u, [0.0]])
-    n = np.arange(len(u)) + d + 1  # index of u_n in padded
+    n = np.arange(len(u))
     w0, w1, w2 = weights(alpha)
+    if wrap:
+        return w0 * u[n - d] + w1 * u[n - d - 1] + w2 * np.take(u, n - d + 1, mode="wrap")
+    padded = np.concatenate([np.zeros(d + 1), u, [0.0]])
+    n = n + d + 1  # index of u_n in padded
     return w0 * padded[n - d] + w1 * padded[n - d - 1] + w2 * padded[n - d + 1]
 
 
@@ -1017,30 +1120,44 @@ def check_shift_register(shift_register):
             (_register(u, tau, h, lambda a: (1.0, 0.0, 0.0)), "that is u_{n-d}: the delay rounded down to d whole "
              "steps; interpolate between u_{n-d} and u_{n-d-1} with alpha = tau/h - d."),
             (_register(u, tau, h, lambda a: (1 - a, 0.0, a)), "you interpolated towards u_{n-d+1}, the newer "
-             "sample; tau = (d + alpha) h lies between d and d + 1 steps back.")]))
+             "sample; tau = (d + alpha) h lies between d and d + 1 steps back."),
+            (_register(u, tau, h, lambda a: (1 - a, a, 0.0), wrap=True), "your first outputs are samples from the "
+             "end of u: u[n - d] with n - d < 0 wraps around (Python's negative indices); the input is zero before "
+             "n = 0, so use 0.0 there.")]))
     return all_of(title, parts)
 
 
-def check_graph(y_graph, tau=TAU, h=H):
+def check_graph(y_graph, tau=TAU, h=H, K=K, T1=T1, r=R):
     """Self-check of Task C2: the FOPDT loop per element with the delay (on any input or output of the loop)."""
     title = f"structure graph with the delay, tau = {tau:g} s, h = {h:g} s"
     t = time_grid(h)
+    plant = {"K": K, "T1": T1, "r": r}
     for place in ((2, "input"), (1, "input"), (1, "output"), (2, "output")):
-        result = check_array(title, y_graph, graph_response(tau, h, place), rtol=1e-9, atol=1e-12, what="y_k")
+        result = check_array(title, y_graph, graph_response(tau, h, place, **plant), rtol=1e-9, atol=1e-12,
+                             what="y_k")
         if result:
             return result if place == (2, "input") else CheckResult(True, title, f"{result.message} (delay at "
                                                                     f"{place}: in a single loop it acts the same)")
-    P, W, W0, Wc = structure_graph()
+    P, W, W0, Wc = structure_graph(K, T1)
     span = (0.0, float(t[-1]))
+    delay = {(2, "input"): tau}
     positive = W.copy()
     positive[0, 1] = 1.0
-    return check_array(title, y_graph, graph_response(tau, h), rtol=1e-9, atol=1e-12, what="y_k", alternatives=[
-        (simulate_elements(P, W, W0, Wc, R, span, h).y, "that is the loop without the delay: pass "
+    swapped = P.copy()
+    swapped[1, :2] = [T1, 1.0]
+    unit = [(graph_response(tau, h, K=K, T1=T1, r=1.0), _unit_step(r, "loop's response"))] if r != 1 else []
+    return check_array(title, y_graph, graph_response(tau, h, **plant), rtol=1e-9, atol=1e-12, what="y_k",
+                       alternatives=[
+        (simulate_elements(P, W, W0, Wc, r, span, h).y, "that is the loop without the delay: pass "
          "delays={(2, 'input'): tau} to simulate_elements."),
-        (graph_response(tau / h, h), "the delay is in seconds (the unit of t), not in steps: delays={(2, 'input'): tau}."),
-        (simulate_elements(P, positive, W0, Wc, R, span, h, delays={(2, "input"): tau}).y, "that is positive "
+        (graph_response(tau / h, h, **plant), "the delay is in seconds (the unit of t), not in steps: "
+                                              "delays={(2, 'input'): tau}."),
+        (simulate_elements(P, positive, W0, Wc, r, span, h, delays=delay).y, "that is positive "
          "feedback: u1 = r - y2 needs W[0, 1] = -1."),
-        (loop_exact(t, tau), "that is the exact response; simulate the structure graph per element with "
+        (simulate_elements(swapped, W, W0, Wc, r, span, h, delays=delay).y, "element 2 is K/(T1 + s): a row "
+         "[A, B, C, D] is G = (C + D s)/(A + B s), the constant term first, so 1 + T1 s is A = 1, B = T1."),
+        *unit,
+        (loop_exact(t, tau, r, K, T1), "that is the exact response; simulate the structure graph per element with "
          "simulate_elements.")])
 
 
@@ -1066,8 +1183,23 @@ def check_tustin(numd, dend, T=T):
          "e_k and on e_(k-1)."),
         (pair(Kp + Ki * T / 2, Kp - Ki * T / 2), "the coefficient of e_(k-1) has the wrong sign: it is "
          "-(K_p - K_i T/2)."),
+        (pair(Kp + Ki * T, -(Kp - Ki * T)), "that is K_i T where Tustin has K_i T/2: the trapezoid's factor 1/2 "
+         "is missing (the area of a trapezoid is T (e_k + e_(k-1))/2)."),
         (np.vstack(digital_pid(Kp, Ki, 0.0, T, "matched")), "that is the matched pole-zero PI; the task asks for "
          "Tustin.")])
+
+
+def _scan_hint(low, high, rows):
+    """The hint for a bracket made of the wrong ends of the scan (min where max is asked, ...), or ''."""
+    stable = [row.T for row in rows if row.stable]
+    unstable = [row.T for row in rows if not row.stable]
+    if math.isclose(low, min(stable)) and len(stable) > 1:
+        return (f"T_stable_sim = {low:g} s is the smallest stable T of the scan; the bracket's lower end is the "
+                f"largest stable T, max(...).")
+    if math.isclose(high, max(unstable)) and len(unstable) > 1:
+        return (f"T_unstable_sim = {high:g} s is the largest unstable T of the scan; the bracket's upper end is the "
+                f"smallest unstable T, min(...).")
+    return ""
 
 
 def check_scan(T_stable_sim, T_unstable_sim):
@@ -1088,6 +1220,9 @@ def check_scan(T_stable_sim, T_unstable_sim):
     if low < limits["matched"].T < high and not low < limit < high:
         return CheckResult(False, title, f"[{low:g}, {high:g}] s brackets the matched design's limit "
                            f"({limits['matched'].T:.4g} s); the task scans the Tustin PI.")
+    wrong_end = _scan_hint(low, high, stability_scan())
+    if wrong_end:
+        return CheckResult(False, title, wrong_end)
     if not low < limit:
         return CheckResult(False, title, f"the loop is unstable at T_stable_sim = {low:g} s (a closed-loop pole "
                            f"outside the unit circle): check the growth test.")
@@ -1106,17 +1241,20 @@ def check_limits(T_limit_tustin, T_limit_matched):
     estimate = 2 * analog_margins()[2]
     rule = (estimate, "that is 2 x the analog loop's delay margin, the T/2 rule's estimate (Part F); find "
                       "where max |z_i| = 1.")
+    scan = _reference_scan()
+    ends = [(value, f"that is {name} = {value:g} s, an end of the scan's bracket; solve max |z_i(T)| = 1 in it "
+                    f"with optimize.brentq.") for name, value in scan.items()]
     return all_of("stability limits in T from the poles in z", [
         check_value("T* Tustin (s)", T_limit_tustin, limits["tustin"].T, rtol=1e-6, alternatives=[
-            (limits["matched"].T, "that is the matched design's limit."), rule]),
+            (limits["matched"].T, "that is the matched design's limit."), rule, *ends]),
         check_value("T* matched (s)", T_limit_matched, limits["matched"].T, rtol=1e-6, alternatives=[
             (limits["tustin"].T, "that is the Tustin limit: discretize the PI with method 'matched' in the "
-                                 "matched line."), rule])])
+                                 "matched line."), rule, *ends])])
 
 
-def _reference_step(tau=TAU, h=H):
+def _reference_step(tau=TAU, h=H, K=K, T1=T1, r=R):
     """Reference answer of Task A1."""
-    return {"y_delay": fopdt_step(time_grid(h), tau)}
+    return {"y_delay": fopdt_step(time_grid(h), tau, K, T1, r)}
 
 
 def _reference_pade1(tau=TAU):
@@ -1125,14 +1263,14 @@ def _reference_pade1(tau=TAU):
     return {"num1": num, "den1": den}
 
 
-def _reference_loop(tau=TAU, h=H):
+def _reference_loop(tau=TAU, h=H, K=K, T1=T1, r=R):
     """Reference answer of Task B1."""
-    return {"y_loop": loop_exact(time_grid(h), tau)}
+    return {"y_loop": loop_exact(time_grid(h), tau, r, K, T1)}
 
 
-def _reference_margin(tau=TAU):
+def _reference_margin(tau=TAU, K=K, T1=T1):
     """Reference answers of Task B2."""
-    margin = delay_margin(tau)
+    margin = delay_margin(tau, K, T1)
     return {"omega_c": margin.omega_c, "phase_margin": margin.phase_margin, "delay_margin": margin.delay_margin}
 
 
@@ -1141,9 +1279,9 @@ def _reference_register():
     return {"shift_register": shift_register_reference}
 
 
-def _reference_graph(tau=TAU, h=H):
+def _reference_graph(tau=TAU, h=H, K=K, T1=T1, r=R):
     """Reference answer of Task C2."""
-    return {"y_graph": graph_response(tau, h)}
+    return {"y_graph": graph_response(tau, h, K=K, T1=T1, r=r)}
 
 
 def _reference_tustin(T=T):
@@ -1167,18 +1305,21 @@ def _reference_limits():
 
 #: The tasks of lab 11, by their label in the notebook.
 TASKS = Tasks(
-    Task("A1", ("y_delay",), check_step, ("tau", "h"), _reference_step, "the FOPDT step response, exact"),
+    Task("A1", ("y_delay",), check_step, ("K", "T1", "tau", "h", "r"), _reference_step,
+         "the FOPDT step response, exact"),
     Task("A2", ("num1", "den1"), check_pade1, ("tau",), _reference_pade1, "the order-1 Padé approximant"),
-    Task("B1", ("y_loop",), check_loop, ("tau", "h"), _reference_loop, "the FOPDT loop, exact"),
-    Task("B2", ("omega_c", "phase_margin", "delay_margin"), check_margin, ("tau",), _reference_margin,
+    Task("B1", ("y_loop",), check_loop, ("K", "T1", "tau", "h", "r"), _reference_loop, "the FOPDT loop, exact"),
+    Task("B2", ("omega_c", "phase_margin", "delay_margin"), check_margin, ("K", "T1", "tau"), _reference_margin,
          "the delay margin"),
     Task("C1", ("shift_register",), check_shift_register, (), _reference_register, "the shift register"),
-    Task("C2", ("y_graph",), check_graph, ("tau", "h"), _reference_graph, "the loop as a structure graph"),
+    Task("C2", ("y_graph",), check_graph, ("K", "T1", "tau", "h", "r"), _reference_graph,
+         "the loop as a structure graph"),
     Task("D1", ("numd", "dend"), check_tustin, ("T",), _reference_tustin, "the Tustin PI"),
     Task("D2", ("T_stable_sim", "T_unstable_sim"), check_scan, (), _reference_scan,
          "the stability limit by simulation"),
     Task("D3", ("T_limit_tustin", "T_limit_matched"), check_limits, (), _reference_limits,
          "the stability limits from the poles in z"),
+    parameters=PARAMETERS,
 )
 check = TASKS.check
 take = TASKS.take
@@ -1188,39 +1329,61 @@ MISTAKES = (
     Mistake("A1", "the delay in steps", "input_delay=tau).y", "input_delay=tau / h).y", "in seconds"),
     Mistake("A1", "the delay rounded to whole steps", "input_delay=tau).y", "input_delay=round(tau / h) * h).y",
             "whole steps"),
+    Mistake("A1", "a Padé model in place of the delay",
+            "simlab.lsim(A_p, B_p, C_p, D_p, u_step, t, input_delay=tau).y",
+            "simlab.lsim(*simlab.tf2ss(*simlab.series([K], [T1, 1.0], *simlab.pade(tau, 1))), u_step, t).y",
+            "Padé approximant of order 1 in place of the delay"),
+    Mistake("A1", "the plant's denominator in ascending powers", "simlab.tf2ss([K], [T1, 1.0])",
+            "simlab.tf2ss([K], [1.0, T1])", "K/(s + T1)"),
     Mistake("A2", "tau instead of tau/2", "np.array([-tau / 2, 1.0]), np.array([tau / 2, 1.0])",
             "np.array([-tau, 1.0]), np.array([tau, 1.0])", "the Padé coefficient is tau/2"),
     Mistake("A2", "ascending powers", "np.array([-tau / 2, 1.0]), np.array([tau / 2, 1.0])",
             "np.array([1.0, -tau / 2]), np.array([1.0, tau / 2])", "ascending powers"),
+    Mistake("A2", "the monic form with the gain -1", "np.array([-tau / 2, 1.0]), np.array([tau / 2, 1.0])",
+            "np.array([1.0, -2 / tau]), np.array([1.0, 2 / tau])", "the gain -1 at s = 0"),
     Mistake("B1", "no alternating sign", "y_loop = y_loop + (-1) ** (j - 1) * y_j", "y_loop = y_loop + y_j",
             "alternate"),
     Mistake("B1", "every term delayed by tau", "input_delay=j * tau", "input_delay=tau", "j delays"),
+    Mistake("B1", "the term j delayed by (j - 1) tau", "input_delay=j * tau", "input_delay=(j - 1) * tau",
+            "delayed by (j - 1) tau"),
+    Mistake("B1", "the sum from j = 0", "for j in range(1, J + 1):", "for j in range(J):", "starts at j = 0"),
+    Mistake("B1", "the gain k for every term", "simlab.tf2ss([k**j], [1.0] + [0.0] * j)",
+            "simlab.tf2ss([k], [1.0] + [0.0] * j)", "the gain of (k/s)^j is k**j"),
     Mistake("B2", "the delay's phase lag left out", "phase_margin = np.pi / 2 - omega_c * tau",
             "phase_margin = np.pi / 2", "phase lag omega_c tau is missing"),
+    Mistake("B2", "the integrator's phase left out", "phase_margin = np.pi / 2 - omega_c * tau",
+            "phase_margin = np.pi - omega_c * tau", "the integrator's phase -pi/2 is missing"),
     Mistake("B2", "the phase margin in degrees", "delay_margin = phase_margin / omega_c",
             "delay_margin = np.degrees(phase_margin) / omega_c", "in degrees"),
+    Mistake("B2", "the delay's lag taken as tau", "phase_margin = np.pi / 2 - omega_c * tau",
+            "phase_margin = np.pi / 2 - tau", "the delay's phase lag is omega_c tau, not tau"),
+    Mistake("B2", "the delay margin without the division by omega_c", "delay_margin = phase_margin / omega_c",
+            "delay_margin = phase_margin", "you left out the division by omega_c"),
     Mistake("C1", "the interpolation weights swapped", "(1 - alpha) * recent + alpha * older",
             "alpha * recent + (1 - alpha) * older", "weights are swapped"),
     Mistake("C1", "no interpolation", "y[n] = (1 - alpha) * recent + alpha * older", "y[n] = recent",
             "rounded down"),
+    Mistake("C1", "negative indices before the first sample",
+            "recent = u[n - d] if n - d >= 0 else 0.0\n        older = u[n - d - 1] if n - d - 1 >= 0 else 0.0",
+            "recent = u[n - d]\n        older = u[n - d - 1]", "wraps around"),
     Mistake("C2", "positive feedback", "W = np.array([[0.0, -1.0],", "W = np.array([[0.0, 1.0],",
             "positive feedback"),
     Mistake("C2", "the delay in steps", 'delays={(2, "input"): tau}', 'delays={(2, "input"): tau / h}',
             "in seconds"),
+    Mistake("C2", "the inertia's row in descending powers", "[1.0, T1, K, 0.0]", "[T1, 1.0, K, 0.0]",
+            "element 2 is K/(T1 + s)"),
     Mistake("D1", "the rectangle rule", "numd = np.array([Kp_s + Ki_s * T / 2, -(Kp_s - Ki_s * T / 2)])",
             "numd = np.array([Kp_s + Ki_s * T, -Kp_s])", "rectangle rule"),
+    Mistake("D1", "the trapezoid's factor 1/2 left out",
+            "numd = np.array([Kp_s + Ki_s * T / 2, -(Kp_s - Ki_s * T / 2)])",
+            "numd = np.array([Kp_s + Ki_s * T, -(Kp_s - Ki_s * T)])", "factor 1/2 is missing"),
     Mistake("D2", "the growth test inverted", "e[-window:].max() < e[-2 * window:-window].max()",
             "e[-window:].max() > e[-2 * window:-window].max()", "invert"),
+    Mistake("D2", "the matched PI scanned", 'DigitalController.from_analog(num_pi, den_pi, T_i, "tustin")',
+            'DigitalController.from_analog(num_pi, den_pi, T_i, "matched")', "matched design's limit"),
+    Mistake("D2", "the smallest stable T", "T_stable_sim = max(", "T_stable_sim = min(", "smallest stable T"),
     Mistake("D3", "Tustin in the matched line", 'radius(T_i, "matched")', 'radius(T_i, "tustin")',
             "method 'matched'"),
-)
-
-#: Parameters a student may change in the notebook, with a value the tests try.
-PARAMETER_CHANGES = (
-    ParameterChange("tau", "tau = lab.TAU", "tau = 0.7"),
-    ParameterChange("h", "h = lab.H", "h = 0.05"),
-    ParameterChange("T", "T = lab.T", "T = 1.0"),
-    ParameterChange("T_values", "T_values = lab.T_VALUES", "T_values = (0.2, 1.0, 1.8)"),
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -1315,14 +1478,17 @@ def plot_phase_margins(rows):
 # ---------------------------------------------------------------------------------------------
 
 
-def results(tau=TAU, h=H, T=T, T_values=T_VALUES):
+def results(tau=TAU, h=H, T=T, T_values=T_VALUES, K=K, T1=T1, r=R):
     """Every experiment of the lab at the given parameters, as a :class:`Lab11Results`."""
+    plant = {"K": K, "T1": T1}
     return Lab11Results(
-        tau=tau, h=h, T=T, plant=pade_plant_study(tau, h), loop=pade_loop_study(tau, h), margin=delay_margin(tau),
-        limits=tuple(pade_delay_limit(n) for n in PADE_ORDERS), near_limit=delay_limit_runs(),
-        interpolation=interpolation_errors(), graph=graph_errors(tau),
-        runs={method: sampled_run(T, method) for method in ("tustin", "matched")}, sampled=sampled_rows(T_values),
-        scan=stability_scan(), stability=stability_limits(), phase_margins=phase_margin_rows())
+        tau=tau, h=h, T=T, plant=pade_plant_study(tau, h, **plant, r=r), loop=pade_loop_study(tau, h, **plant, r=r),
+        margin=delay_margin(tau, **plant), limits=tuple(pade_delay_limit(n, **plant) for n in PADE_ORDERS),
+        near_limit=delay_limit_runs(**plant, r=r), interpolation=interpolation_errors(),
+        graph=graph_errors(tau, **plant, r=r),
+        runs={method: sampled_run(T, method) for method in ("tustin", "matched")},
+        sampled=sampled_rows(T_values), scan=stability_scan(), stability=stability_limits(),
+        phase_margins=phase_margin_rows(), K=K, T1=T1, r=r)
 
 
 def run():
