@@ -168,13 +168,28 @@ FORMULAS = {
 }
 
 
+def _code_lines(text):
+    """The lines of a Python source with its string literals and comments blanked out: a formula
+    quoted as text (a docstring, a catalogued mistake's code for a notebook) is no second copy."""
+    import io
+    import tokenize
+
+    lines = text.splitlines()
+    blanked = [list(line) for line in lines]
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type in (tokenize.STRING, tokenize.COMMENT) or token.type == getattr(tokenize, "FSTRING_MIDDLE", -1):
+            (row0, col0), (row1, col1) = token.start, token.end
+            for row in range(row0, row1 + 1):
+                start = col0 if row == row0 else 0
+                end = col1 if row == row1 else len(blanked[row - 1])
+                blanked[row - 1][start:end] = " " * (end - start)
+    return ["".join(line) for line in blanked]
+
+
 def _formula_sites(pattern, root=SOURCE):
     sites = []
     for path in sorted(root.rglob("*.py")):
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            code = line.split("#")[0]
-            if '"""' in line or code.strip().startswith(("*", "-", "g(v", "dz/dt")):
-                continue  # docstrings and formulas quoted in prose
+        for number, code in enumerate(_code_lines(path.read_text(encoding="utf-8")), start=1):
             if re.search(pattern, code):
                 sites.append(f"{path.relative_to(root.parent)}:{number}")
     return sites
@@ -195,6 +210,7 @@ def test_the_formula_check_finds_a_copy(tmp_path):
         "g = Fc + (Fs - Fc) * math.exp(-abs(v / vs) ** n)\n"
         "z_new = z_ss + (z - z_ss) * math.exp(-rate * h)\n"
         "z_new = (z + h * v) / (1.0 + h * rate)\n"
+        '"""g = Fc + (Fs - Fc) * math.exp(-abs(v / vs) ** n): quoted in a docstring"""\n'
     )
     assert [_formula_sites(pattern, package) for pattern in FORMULAS.values()] == [
         ["simlab/copy.py:1"], ["simlab/copy.py:2"], ["simlab/copy.py:3"]]

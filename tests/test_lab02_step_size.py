@@ -247,3 +247,13 @@ def test_stiff_comparison_uses_the_implicit_step():
     stiff = lab.stiff_comparison(h=0.05)
     assert stiff.backward_euler.h == 0.05 and stiff.backward_euler.steps == 100
     assert stiff.exact_update.h == 0.05 and stiff.exact_update.max_error < 1e-12
+
+
+def test_seed_rk4_lab_follows_the_input_height_and_the_simulated_time():
+    """Oracle: python-control step response of the closed loop times r = 2, over Tf = 4 s."""
+    seed = lab.seed_rk4_lab(h=0.02, r=2.0, Tf=4.0)
+    closed = control.feedback(control.tf([1], [1, 4, 8, 5]), 1)
+    assert len(seed.t) == 201 and seed.t[-1] == pytest.approx(4.0)
+    np.testing.assert_allclose(seed.exact, 2.0 * control.step_response(closed, T=seed.t).outputs, atol=1e-9)
+    assert seed.steady_state == pytest.approx(2.0 / 6.0) and seed.max_error < 1e-7
+    assert seed.step_row(0.5).steps == 8

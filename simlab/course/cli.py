@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -35,8 +36,6 @@ TABLE_WIDTH = 100
 
 def _format_table(rows, headers, width=TABLE_WIDTH):
     """Rows as a text table at most ``width`` columns wide; long cells wrap onto lines of their own."""
-    import textwrap
-
     rows = [[str(cell) for cell in row] for row in rows]
     widths = [max(len(str(row[i])) for row in [headers, *rows]) for i in range(len(headers))]
     while sum(widths) + 2 * (len(widths) - 1) > width and max(widths) > 12:
@@ -74,7 +73,9 @@ def _cmd_run(args):
     rows, written = [], []
     total_start = time.perf_counter()
     for number, experiment in enumerate(selected, start=1):
-        prefix = f"[{number}/{len(selected)}] {experiment.name}: {experiment.title}"
+        head = f"[{number}/{len(selected)}] {experiment.name}: "
+        room = TABLE_WIDTH - len(head) - len(" ... done (999.9 s, 10 figures)")  # the whole line fits
+        prefix = head + textwrap.shorten(experiment.title, room, placeholder=" …")
         print(f"{prefix} ...", end="", flush=True)
         start = time.perf_counter()
         result = experiment.run()

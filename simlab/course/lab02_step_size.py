@@ -13,10 +13,12 @@ Experiments:
 4. The seed's RK4 lab: G(s) = 1/(s^3 + 4 s^2 + 8 s + 5) in unity negative feedback, r = 5,
    Tf = 5, h = 0.02, simulated from its state-space form built by hand.
 
-The notebook's parameters are the step sizes ``hs`` of the convergence study, the step
-``h_implicit`` of implicit Euler on the stiff system and the step ``h_seed`` of the seed's RK4
-lab; every self-check takes them as keywords (the lab's values by default), and the tasks are
-listed in :data:`TASKS`.
+The notebook's parameters, declared in :data:`PARAMETERS`, are the step sizes ``hs`` of the
+convergence study, the step ``h_implicit`` of implicit Euler and the simulated time ``t_end`` of
+the stiff system, and the step ``h_seed``, the input ``r`` and the simulated time ``Tf`` of the
+seed's RK4 lab; the notebook's parameter cell sets them and calls :func:`use_parameters`, every
+self-check takes them as keywords (the lab's values by default), and the tasks are listed in
+:data:`TASKS`.
 """
 
 from __future__ import annotations
@@ -30,13 +32,13 @@ from simlab.course import ExperimentResult
 from simlab.course.check import (
     CheckResult,
     Mistake,
-    ParameterChange,
     Task,
     Tasks,
     all_of,
     check_array,
     check_value,
 )
+from simlab.course.parameters import Parameter, Parameters, Rule, between, divides, each, increasing, positive
 from simlab.course.systems import (
     SEED_H,
     SEED_R,
@@ -57,6 +59,7 @@ from simlab.stability import (
     fit_order,
     max_stable_step,
     real_stability_limit,
+    stability_function,
     stability_grid,
     stability_polynomial,
 )
@@ -88,13 +91,15 @@ __all__ = [
     "check_stability_functions",
     "check_stability_limit",
     "check_stability_limits",
+    "check_limit_value",
     "check_rk4_step_limit",
     "check_implicit_euler",
     "check_seed_state_space",
     "check_seed_rk4",
+    "PARAMETERS",
+    "use_parameters",
     "TASKS",
     "MISTAKES",
-    "PARAMETER_CHANGES",
     "check",
     "take",
     "run",
@@ -392,13 +397,13 @@ class StepSizeRow:
 class SeedRK4Lab(Result):
     """Everything the seed's RK4 lab asks, computed; unpacks as ``t, y``.
 
-    The closed loop of 1/(s^3 + 4 s^2 + 8 s + 5), step r = 5, Tf = 5 s, RK4 with step h
-    (the seed's 0.02 s by default).
+    The closed loop of 1/(s^3 + 4 s^2 + 8 s + 5), a step of height r over [0, Tf], RK4 with
+    step h (the seed's r = 5, Tf = 5 s and h = 0.02 s by default).
 
     Attributes
     ----------
     t : ndarray, shape (N + 1,)
-        Time grid (s), N = Tf / h (250 for the seed's h).
+        Time grid (s), N = Tf / h (250 for the seed's Tf and h).
     y : ndarray, shape (N + 1,)
         Output y_k of the seed's RK4 program.
     exact : ndarray, shape (N + 1,)
@@ -408,7 +413,7 @@ class SeedRK4Lab(Result):
     y_final : float
         y_N = y(Tf).
     steady_state : float
-        Final value r G_cl(0) = 5/6.
+        Final value r G_cl(0) = r/6 (5/6 for the seed's r = 5).
     settling_time : float
         2 % settling time (s) of the RK4 response; nan if it does not settle within Tf.
     gap_at_end : float
@@ -449,26 +454,27 @@ class SeedRK4Lab(Result):
                          f"{', '.join(f'{row.h:g}' for row in self.step_table)}, got {h!r}.")
 
 
-def _step_size_row(A, b, C, h):
+def _step_size_row(A, b, C, h, r=SEED_R, Tf=SEED_TF):
     """Euler and RK4 on the seed's closed loop with step h: errors and counted evaluations."""
     errors, nfev = {}, {}
     for method in ("euler", "rk4"):
         try:
-            run = integrate(lambda t, x: A @ x + b * SEED_R, (0.0, SEED_TF), np.zeros(3), h, method)
+            run = integrate(lambda t, x: A @ x + b * r, (0.0, Tf), np.zeros(3), h, method)
         except NonFiniteStateError:
             errors[method], nfev[method] = float("inf"), None
             continue
-        errors[method] = float(np.max(np.abs(run.x @ C - seed_rk4_exact(run.t))))
+        errors[method] = float(np.max(np.abs(run.x @ C - seed_rk4_exact(run.t, r))))
         nfev[method] = run.nfev
-    return StepSizeRow(h=h, steps=round(SEED_TF / h), euler_error=errors["euler"],
+    return StepSizeRow(h=h, steps=round(Tf / h), euler_error=errors["euler"],
                        rk4_error=errors["rk4"], euler_nfev=nfev["euler"], rk4_nfev=nfev["rk4"])
 
 
-def seed_rk4_lab(step_sizes=SEED_STEP_SIZES, h=SEED_H):
+def seed_rk4_lab(step_sizes=SEED_STEP_SIZES, h=SEED_H, r=SEED_R, Tf=SEED_TF):
     """Everything the seed's RK4 lab asks, computed, with the RK4 step ``h`` (s).
 
+    The input is a step of height ``r`` (the seed's 5), simulated over [0, Tf] (the seed's 5 s).
     The step-size table has one row per step of ``step_sizes`` and one for ``h`` if it is not
-    among them (each step must divide Tf = 5 s).
+    among them (each step must divide ``Tf``).
 
     Returns
     -------
@@ -477,11 +483,11 @@ def seed_rk4_lab(step_sizes=SEED_STEP_SIZES, h=SEED_H):
         step-size table ``step_table`` (errors and counted evaluations of Euler and RK4 per h).
     """
     A, b, C = seed_rk4_system()
-    t, y = seed_rk4_program(A, b, C, h=h)
-    exact = seed_rk4_exact(t)
+    t, y = seed_rk4_program(A, b, C, r=r, Tf=Tf, h=h)
+    exact = seed_rk4_exact(t, r)
     poles = np.linalg.eigvals(A)
-    steady = SEED_R * 1.0 / 6.0  # final-value theorem: r * G_cl(0) = 5 * 1/6
-    outside = np.flatnonzero(np.abs(y - steady) > 0.02 * steady)
+    steady = r * 1.0 / 6.0  # final-value theorem: r * G_cl(0) = r * 1/6
+    outside = np.flatnonzero(np.abs(y - steady) > 0.02 * abs(steady))
     settling = float(t[outside[-1] + 1]) if outside.size and outside[-1] + 1 < len(t) else float("nan")
     return SeedRK4Lab(
         t=t,
@@ -495,7 +501,7 @@ def seed_rk4_lab(step_sizes=SEED_STEP_SIZES, h=SEED_H):
         max_overshoot=float(100.0 * max(np.max(y) - steady, 0.0) / steady),
         poles=poles,
         h_limit={method: max_stable_step(poles, method) for method in ("euler", "rk4")},
-        step_table=tuple(_step_size_row(A, b, C, step) for step in sorted({*step_sizes, h})),
+        step_table=tuple(_step_size_row(A, b, C, step, r, Tf) for step in sorted({*step_sizes, h})),
     )
 
 
@@ -568,7 +574,17 @@ def _check_fitted_order(method, value, study):
          "log h on the x-axis: np.polyfit(np.log(hs), np.log(errors[...]), 1)."),
         (np.polyfit(study.hs, log_e, 1)[0], "fit log e against log h, not against h: take np.log "
          "of the step sizes too."),
+        (np.polyfit(log_h, study.errors[method], 1)[0], "fit log e, not e: take np.log of the errors too "
+         "(the straight line is log e = p log h + c)."),
+        (slope / np.log(10.0), "that is the slope divided by ln 10: np.log10 on the errors and np.log on h. "
+         "Use the same logarithm on both axes."),
+        (slope * np.log(10.0), "that is the slope times ln 10: np.log on the errors and np.log10 on h. "
+         "Use the same logarithm on both axes."),
     ]
+    alternatives += [(np.polyfit(log_h, np.log(study.errors[other]), 1)[0], f"that is the slope of "
+                      f"{METHOD_LABELS[other]}'s errors: fit errors[{method!r}] for {METHOD_LABELS[method]} "
+                      f"(a line copied without changing the key?).")
+                     for other in study.errors if other != method]
     fitted = check_value(title, value, slope, rtol=1e-6, atol=1e-9, alternatives=alternatives)
     if fitted.passed or fitted.message != check_value(title, value, slope, rtol=1e-6, atol=1e-9).message:
         return fitted  # the fitted slope, or a typical mistake recognised
@@ -627,6 +643,8 @@ def check_stability_function(method, R):
     if method == "rk4":
         alternatives.insert(0, (_rk4_full_steps_polynomial(), "K2 and K3 are taken at the middle of the "
                                 "step: y_0 + h/2 K1 and y_0 + h/2 K2, not y_0 + h K."))
+        alternatives.insert(1, ([1.0, 1.0, 0.5, 3.0 / 16.0, 1.0 / 16.0], "RK4 weights its slopes 1, 2, 2, 1 and "
+                                "divides by 6: y_0 + h/6 (K1 + 2 K2 + 2 K3 + K4), not h/4 (K1 + K2 + K3 + K4)."))
     if method == "heun":
         alternatives.insert(0, ([1.0, 1.0, 0.25], "the second slope K2 belongs to the end of the step: "
                                 "f(y_0 + h K1), not f(y_0 + h/2 K1)."))
@@ -640,24 +658,64 @@ def check_stability_functions(R_euler, R_heun, R_rk4):
                                                (("euler", R_euler), ("heun", R_heun), ("rk4", R_rk4))])
 
 
+#: Default of an answer that a direct call may leave out (a notebook always passes every answer).
+_NOT_GIVEN = object()
+
+
 def check_stability_limit(method, value):
     """Self-check of the real stability limit z_min (a negative number) of ``method``."""
-    return check_value(
-        f"real stability limit of {method}",
-        value,
-        real_stability_limit(method),
-        rtol=1e-3,
-        alternatives=[(-real_stability_limit(method), "the limit is on the negative real axis: "
-                       "z = h lambda with lambda < 0."),
-                      (0.0, "z = 0 is always a root of R(z) = 1 (R(0) = 1); the limit is the largest "
-                       "root below 0.")],
-    )
+    alternatives = [(-real_stability_limit(method), "the limit is on the negative real axis: "
+                     "z = h lambda with lambda < 0."),
+                    (0.0, "z = 0 is always a root of R(z) = 1 (R(0) = 1); the limit is the largest "
+                     "root below 0.")]
+    if method == "rk4":
+        alternatives.append((real_stability_limit("euler"), "-2 is where the intervals of Euler and improved "
+                             "Euler end; find RK4's limit from its own R(z) (b1.R_rk4)."))
+    return check_value(f"real stability limit of {method}", value, real_stability_limit(method), rtol=1e-3,
+                       alternatives=alternatives)
 
 
-def check_stability_limits(z_euler, z_heun, z_rk4):
-    """Self-check of the three real stability limits z_min found from R(z) (Task B2)."""
-    return all_of("real stability limits", [check_stability_limit(method, value) for method, value in
-                                            (("euler", z_euler), ("heun", z_heun), ("rk4", z_rk4))])
+def _end_value(method):
+    """R(z_min) of ``method``: -1 or +1, the value |R| = 1 that ends its real stability interval."""
+    return float(np.sign(stability_function(method, real_stability_limit(method)).real))
+
+
+def check_limit_value(method, R_end, z_min=None):
+    """Self-check of R(z_min), the value (+1 or -1) of R(z) at the real stability limit of ``method``.
+
+    ``z_min`` is the notebook's limit of the same method; with Euler's pair (-2, -1) given for
+    improved Euler, whose limit is -2 as well, the hint says that Euler's R(z) was used.
+    """
+    wanted = _end_value(method)
+    label = METHOD_LABELS.get(method, method)
+    hint = (f"R(z_min) is {wanted:+g} for {label}: its interval ends where R(z) = {wanted:+g}. "
+            f"Give R itself at the limit, not |R| or the other root.")
+    alternatives = [(-wanted, hint)]
+    at_eulers_limit = _number(z_min) is not None and math.isclose(_number(z_min), real_stability_limit("euler"),
+                                                                   rel_tol=1e-3)
+    shares_the_limit = math.isclose(real_stability_limit(method), real_stability_limit("euler"), rel_tol=1e-9)
+    if method != "euler" and shares_the_limit and at_eulers_limit:
+        alternatives.insert(0, (_end_value("euler"), f"z = -2 with R = -1 ends Euler's interval: these come "
+                                f"from Euler's R(z) = 1 + z (b1.R_euler); the R(z) of {label} "
+                                f"(b1.R_{method}) ends at -2 as well, but with R = {wanted:+g}."))
+    return check_value(f"R(z_min) of {method}", R_end, wanted, rtol=1e-6, alternatives=alternatives)
+
+
+def check_stability_limits(z_euler, z_heun, z_rk4, R_end_euler=_NOT_GIVEN, R_end_heun=_NOT_GIVEN,
+                           R_end_rk4=_NOT_GIVEN):
+    """Self-check of the three real stability limits z_min found from R(z), and of R there (Task B2).
+
+    ``R_end_*`` are R(z_min), -1 or +1: Euler and improved Euler share the limit -2, and only R
+    at the limit tells which R(z) it came from. A direct call may leave them out (only the
+    limits are checked then).
+    """
+    results = []
+    for method, value, R_end in (("euler", z_euler, R_end_euler), ("heun", z_heun, R_end_heun),
+                                 ("rk4", z_rk4, R_end_rk4)):
+        results.append(check_stability_limit(method, value))
+        if R_end is not _NOT_GIVEN:
+            results.append(check_limit_value(method, R_end, z_min=value))
+    return all_of("real stability limits", results)
 
 
 def check_rk4_step_limit(h_max_rk4, steps_min, t_end=STIFF_T_END):
@@ -670,6 +728,8 @@ def check_rk4_step_limit(h_max_rk4, steps_min, t_end=STIFF_T_END):
     return all_of("RK4 on the stiff system", [
         check_value("RK4 step limit (s)", h_max_rk4, h_max, rtol=1e-4, alternatives=[
             (h_slow, "that is the limit for the slow mode lambda = -1; the fastest eigenvalue decides."),
+            (real_stability_limit("euler") / eigenvalues.real.min(), "that is the step limit of Euler (and "
+             "improved Euler), z_min = -2: RK4 reaches further, use its own z_min (z_rk4 of Task B2)."),
             (-h_max, "a step is positive: z_min and lambda_fast are both negative, h = z_min / lambda_fast.")]),
         check_value(f"least number of RK4 steps for {t_end:g} s", steps_min, steps, rtol=0, atol=1e-9,
                     alternatives=[(steps - 1, "round up: N steps of at most h_max must cover t_end, "
@@ -692,7 +752,11 @@ def check_implicit_euler(x_implicit, h_implicit=H_IMPLICIT, u=1.0, t_end=STIFF_T
     steps = round(t_end / h_implicit)
     without_h = _implicit_euler_loop(np.linalg.inv(np.eye(2) - h_implicit * A), B * u, steps)
     plus_sign = _implicit_euler_loop(np.linalg.inv(np.eye(2) + h_implicit * A), h_implicit * B * u, steps)
+    one_short = reference.copy()
+    one_short[-1] = 0.0  # the state array of zeros, filled by a loop that stops one step early
     return check_array("implicit Euler states", x_implicit, reference, rtol=1e-9, what="states", alternatives=[
+        (one_short, "the last state x_N is still zero: the loop must run N = t_end / h times, "
+         "for k in range(N), to fill x_1 .. x_N."),
         (without_h, "the right-hand side is x_k + h B u: the input term needs the factor h."),
         (plus_sign, "the implicit step solves (I - hA) x_{k+1} = x_k + h B u: the sign of hA is minus."),
     ])
@@ -732,28 +796,39 @@ def check_seed_state_space(A, b, C):
                        f"closed loop gives {wanted[0].real:.4g}; check the signs of the first row of A.")
 
 
-def _seed_rk4_full_steps(r, Tf, h):
-    """The seed's RK4 loop with h instead of h/2 in K2 and K3 (a common slip)."""
+def _seed_rk4_variant(r, Tf, h, fractions=(0.5, 0.5, 1.0), weights=(1, 2, 2, 1)):
+    """The seed's RK4 loop with other stage fractions (K2, K3, K4 taken at x + fraction h K) or
+    other weights: the slips of Task D2 (the defaults are RK4 itself)."""
     A, b, C = seed_rk4_system()
     x, y = np.zeros(3), [0.0]
     for _ in range(round(Tf / h)):
         K1 = A @ x + b * r
-        K2 = A @ (x + h * K1) + b * r
-        K3 = A @ (x + h * K2) + b * r
-        K4 = A @ (x + h * K3) + b * r
-        x = x + h * (K1 + 2 * K2 + 2 * K3 + K4) / 6
+        K2 = A @ (x + fractions[0] * h * K1) + b * r
+        K3 = A @ (x + fractions[1] * h * K2) + b * r
+        K4 = A @ (x + fractions[2] * h * K3) + b * r
+        x = x + h * (weights[0] * K1 + weights[1] * K2 + weights[2] * K3 + weights[3] * K4) / sum(weights)
         y.append(C @ x)
     return np.array(y)
 
 
+def _seed_rk4_full_steps(r, Tf, h):
+    """The seed's RK4 loop with h instead of h/2 in K2 and K3 (a common slip)."""
+    return _seed_rk4_variant(r, Tf, h, fractions=(1.0, 1.0, 1.0))
+
+
 def check_seed_rk4(y, h_seed=SEED_H, r=SEED_R, Tf=SEED_TF):
-    """Self-check of the response y_0 .. y_N of the seed's RK4 lab (r = 5, Tf = 5 s, step h_seed) (Task D2)."""
+    """Self-check of the response y_0 .. y_N of the seed's RK4 lab (Task D2): input step of height r,
+    simulated over [0, Tf] with the RK4 step h_seed (the notebook's parameters)."""
     A, b, C = seed_rk4_system()
     _, reference = seed_rk4_program(A, b, C, r=r, Tf=Tf, h=h_seed)
     euler_run = integrate(lambda t, x: A @ x + b * r, (0.0, Tf), np.zeros(3), h_seed, "euler")
     return check_array("seed RK4 response", y, reference, rtol=1e-8, atol=1e-10, what="y_k", alternatives=[
         (_seed_rk4_full_steps(r, Tf, h_seed), "K2 and K3 are taken at the middle of the step: "
          "x + h/2 K1 and x + h/2 K2, not x + h K."),
+        (_seed_rk4_variant(r, Tf, h_seed, fractions=(0.5, 0.5, 0.5)), "K4 is taken at the end of the "
+         "step: x + h K3, not x + h/2 K3."),
+        (_seed_rk4_variant(r, Tf, h_seed, weights=(1, 1, 1, 1)), "RK4 weights its slopes 1, 2, 2, 1 and "
+         "divides by 6: x + h (K1 + 2 K2 + 2 K3 + K4) / 6, not the plain average h (K1 + K2 + K3 + K4) / 4."),
         (euler_run.x @ C, "these are Euler values; RK4 averages four slopes per step."),
     ])
 
@@ -774,8 +849,10 @@ def _stability_functions():
 
 
 def _stability_limits():
-    """Reference answers of Task B2: the real stability limits z_min."""
-    return {f"z_{method}": real_stability_limit(method) for method in ("euler", "heun", "rk4")}
+    """Reference answers of Task B2: the real stability limits z_min and the values R(z_min)."""
+    methods = ("euler", "heun", "rk4")
+    return {**{f"z_{method}": real_stability_limit(method) for method in methods},
+            **{f"R_end_{method}": _end_value(method) for method in methods}}
 
 
 def _rk4_step_limit(t_end=STIFF_T_END):
@@ -801,20 +878,83 @@ def _seed_response(h_seed=SEED_H, r=SEED_R, Tf=SEED_TF):
     return {"y_seed": seed_rk4_program(*seed_rk4_system(), r=r, Tf=Tf, h=h_seed)[1]}
 
 
+def _whole(quotient):
+    """True if ``quotient`` is a whole number to 1e-9 relative (a step that divides a span)."""
+    return abs(quotient - round(quotient)) <= 1e-9 * max(1.0, abs(quotient))
+
+
+def _number(value):
+    """``value`` as a finite float, or None if it is not one real number."""
+    if isinstance(value, (bool, np.bool_, str, bytes)):
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _divides_parameter(other):
+    """Rule: the value divides the notebook's parameter ``other`` (a time, s) into whole steps."""
+
+    def check(value, values):
+        step, span = _number(value), _number(values.get(other))
+        if step is None or step <= 0:
+            return f"got {value!r}, not a number > 0"
+        if span is None or _whole(span / step):
+            return None  # (a span that is not a number: its own rule reports it)
+        return f"{other} / {value:g} = {span / step:.6g} is not a whole number"
+
+    return Rule(f"{{name}} must divide {other} into a whole number of steps", check)
+
+
+def _multiple_of(step, why):
+    """Rule: the value is a whole multiple of ``step`` (s)."""
+
+    def check(value, values):
+        number = _number(value)
+        if number is None:
+            return f"got {value!r}, not a finite real number"
+        return None if _whole(number / step) else f"{number:g} / {step:g} = {number / step:.6g} is not a whole number"
+
+    return Rule(f"{{name}} is a whole multiple of {step:g} s ({why})", check)
+
+
+#: The notebook's parameters (实验参数): the parameter cell sets them, every check follows them.
+PARAMETERS = Parameters(
+    Parameter("hs", CONVERGENCE_STEPS, "", "step sizes h of the convergence study (Part A), largest first",
+              (increasing(decreasing=True, min_length=2), each(positive()),
+               each(divides(NONLINEAR_SPAN[1] - NONLINEAR_SPAN[0], unit="(0 <= t <= 2)"))),
+              alternative=(0.1, 0.05, 0.025, 0.0125, 0.00625)),
+    Parameter("h_implicit", H_IMPLICIT, "s", "step of implicit Euler (隐式欧拉法) and of the exact update on "
+              "the stiff system (Part C)", (positive(), _divides_parameter("t_end")), alternative=0.05),
+    Parameter("t_end", STIFF_T_END, "s", "simulated time of the stiff system (Part C)",
+              (positive(), _multiple_of(0.0125, "RK4's steps 0.0025 s and 0.003125 s of the comparison divide it")),
+              alternative=4.0),
+    Parameter("h_seed", SEED_H, "s", "step of the seed's RK4 lab (Part D)",
+              (between(0.0, 0.5, closed=(False, True)), _divides_parameter("Tf")), alternative=0.01),
+    Parameter("r", SEED_R, "", "height of the step input (阶跃输入) of Part D", (positive(),), alternative=2.0),
+    Parameter("Tf", SEED_TF, "s", "simulated time (仿真时间) of Part D",
+              (positive(), _multiple_of(0.5, "each step of the step-size table, 0.02 s to 0.5 s, divides it")),
+              alternative=4.0),
+)
+use_parameters = PARAMETERS.use
+
 #: The tasks of lab 02, by their label in the notebook.
 TASKS = Tasks(
     Task("A1", ("p_euler", "p_heun", "p_rk4"), check_orders, ("hs",), _orders, "the measured orders"),
     Task("B1", ("R_euler", "R_heun", "R_rk4"), check_stability_functions, (), _stability_functions,
          "the stability functions R(z)"),
-    Task("B2", ("z_euler", "z_heun", "z_rk4"), check_stability_limits, (), _stability_limits,
-         "the real stability limits"),
+    Task("B2", ("z_euler", "z_heun", "z_rk4", "R_end_euler", "R_end_heun", "R_end_rk4"), check_stability_limits,
+         (), _stability_limits, "the real stability limits and R there"),
     Task("C1", ("h_max_rk4", "steps_min"), check_rk4_step_limit, ("t_end",), _rk4_step_limit,
          "the RK4 step limit on the stiff system"),
-    Task("C2", ("x_implicit",), check_implicit_euler, ("h_implicit", "u", "t_end"), _implicit_states,
+    Task("C2", ("x_implicit",), check_implicit_euler, ("h_implicit", "t_end"), _implicit_states,
          "implicit Euler on the stiff system"),
     Task("D1", ("A_seed", "b_seed", "C_seed"), check_seed_state_space, (), _seed_model,
          "the seed's closed loop in state space"),
     Task("D2", ("y_seed",), check_seed_rk4, ("h_seed", "r", "Tf"), _seed_response, "the seed's RK4 loop by hand"),
+    parameters=PARAMETERS,
 )
 check = TASKS.check
 take = TASKS.take
@@ -830,11 +970,13 @@ MISTAKES = (
             "K2 = f(y0_sym + h_sym / 2 * K1)\nK3 = f(y0_sym + h_sym / 2 * K2)",
             "K2 = f(y0_sym + h_sym * K1)\nK3 = f(y0_sym + h_sym * K2)", "middle of the step"),
     Mistake("B2", "z = 0 counted as a limit", "if root < 0]", "if root <= 0]", "z = 0 is always a root"),
+    Mistake("B2", "improved Euler's limit found from Euler's R(z)", "z_heun, R_end_heun = real_limit(b1.R_heun)",
+            "z_heun, R_end_heun = real_limit(b1.R_euler)", "from Euler's R(z)"),
     Mistake("C1", "the slow eigenvalue", "lam_fast = eigenvalues.real.min()", "lam_fast = eigenvalues.real.max()",
             "slow mode"),
     Mistake("C1", "the step count rounded down", "steps_min = int(np.ceil(t_end / h_max_rk4))",
             "steps_min = int(t_end / h_max_rk4)", "round up"),
-    Mistake("C2", "the input term without h", "(x_implicit[k] + h_implicit * B * u)", "(x_implicit[k] + B * u)",
+    Mistake("C2", "the input term without h", "(x_implicit[k] + h_implicit * B)", "(x_implicit[k] + B)",
             "needs the factor h"),
     Mistake("C2", "I + hA instead of I - hA", "np.linalg.inv(np.eye(2) - h_implicit * A)",
             "np.linalg.inv(np.eye(2) + h_implicit * A)", "sign of hA is minus"),
@@ -847,13 +989,28 @@ MISTAKES = (
             "    K3 = model.A_seed @ (x + h_seed * K2 / 2) + model.b_seed * r",
             "K2 = model.A_seed @ (x + h_seed * K1) + model.b_seed * r\n"
             "    K3 = model.A_seed @ (x + h_seed * K2) + model.b_seed * r", "middle of the step"),
-)
-
-#: Parameters a student may change in the notebook, with a value the tests try.
-PARAMETER_CHANGES = (
-    ParameterChange("hs", "hs = lab.CONVERGENCE_STEPS", "hs = 0.1 / 2.0 ** np.arange(5)"),
-    ParameterChange("h_implicit", "h_implicit = lab.H_IMPLICIT", "h_implicit = 0.05"),
-    ParameterChange("h_seed", "h_seed = systems.SEED_H", "h_seed = 0.01"),
+    Mistake("A1", "another method's errors fitted",
+            'p_heun = np.polyfit(log_h, np.log(errors["heun"]), 1)[0]',
+            'p_heun = np.polyfit(log_h, np.log(errors["euler"]), 1)[0]', "slope of Euler's errors"),
+    Mistake("A1", "log10 of the errors against np.log of h",
+            'p_rk4 = np.polyfit(log_h, np.log(errors["rk4"]), 1)[0]',
+            'p_rk4 = np.polyfit(log_h, np.log10(errors["rk4"]), 1)[0]', "same logarithm on both axes"),
+    Mistake("A1", "the errors fitted without their logarithm",
+            'p_heun = np.polyfit(log_h, np.log(errors["heun"]), 1)[0]',
+            'p_heun = np.polyfit(log_h, errors["heun"], 1)[0]', "take np.log of the errors"),
+    Mistake("B1", "equal weights for the four slopes of RK4",
+            "y1_rk4 = y0_sym + h_sym / 6 * (K1 + 2 * K2 + 2 * K3 + K4)",
+            "y1_rk4 = y0_sym + h_sym / 4 * (K1 + K2 + K3 + K4)", "weights its slopes 1, 2, 2, 1"),
+    Mistake("C1", "Euler's stability limit for RK4", "h_max_rk4 = b2.z_rk4 / lam_fast",
+            "h_max_rk4 = z_euler / lam_fast", "step limit of Euler"),
+    Mistake("C2", "the loop one step short", "for k in range(n_steps):", "for k in range(n_steps - 1):",
+            "loop must run"),
+    Mistake("D2", "equal weights for the four slopes",
+            "x = x + h_seed * (K1 + 2 * K2 + 2 * K3 + K4) / 6", "x = x + h_seed * (K1 + K2 + K3 + K4) / 4",
+            "weights its slopes 1, 2, 2, 1"),
+    Mistake("D2", "K4 at the middle of the step",
+            "K4 = model.A_seed @ (x + h_seed * K3) + model.b_seed * r",
+            "K4 = model.A_seed @ (x + h_seed * K3 / 2) + model.b_seed * r", "K4 is taken at the end"),
 )
 
 

@@ -14,9 +14,10 @@ The second system: the seed's line for H(s) is garbled in the source; only the d
 s^2 + 6 s + 5 = (s + 1)(s + 5) is legible. We take H(s) = (s + 1)/(s^2 + 6 s + 5) (our choice,
 marked as such in the lab), whose pole-zero cancellation shows what ``minreal`` is for.
 
-The notebook's parameters are the sample time ``T`` of c2d, the order ``order`` of the reduced
-model and the mass-spring-damper's ``m, f, k_spring``; every self-check takes them as keywords
-(the lab's values by default), and the tasks are listed in :data:`TASKS`.
+The notebook's parameters (:data:`PARAMETERS`, the parameter cell right after the imports) are
+the sample time ``T`` of c2d, the order ``order`` of the reduced model and the
+mass-spring-damper's ``m, f, k_spring``; every self-check takes them as keywords (the lab's values
+by default), and the tasks are listed in :data:`TASKS`.
 """
 
 from __future__ import annotations
@@ -29,13 +30,13 @@ from simlab.course import ExperimentResult
 from simlab.course.check import (
     CheckResult,
     Mistake,
-    ParameterChange,
     Task,
     Tasks,
     all_of,
     check_array,
     check_value,
 )
+from simlab.course.parameters import Parameter, Parameters, Rule, between, positive, whole
 from simlab.lti import (
     MinrealResult,
     balred,
@@ -94,9 +95,10 @@ __all__ = [
     "check_reduction_bound",
     "check_analogous",
     "check_seed_feedback",
+    "PARAMETERS",
+    "use_parameters",
     "TASKS",
     "MISTAKES",
-    "PARAMETER_CHANGES",
     "check",
     "take",
     "run",
@@ -117,6 +119,36 @@ T_SAMPLE = 1.0
 REDUCED_ORDER = 2
 #: Mass (kg), damping coefficient (N s/m) and spring stiffness (N/m) of the mass-spring-damper.
 MASS, DAMPING, STIFFNESS = 1.0, 0.5, 4.0
+
+
+def _underdamped():
+    """The rule of ``f``: f < 2 sqrt(m k), a damping ratio below 1 (Part E's overshoot formula needs it)."""
+
+    def test(value, values):
+        try:
+            f, m, k = float(value), float(values.get("m", MASS)), float(values.get("k_spring", STIFFNESS))
+        except (TypeError, ValueError):
+            return f"got {value!r}, not a finite real number"
+        if not (m > 0 and k > 0) or f < 2 * np.sqrt(m * k):
+            return None  # an invalid m or k_spring is reported by its own rule
+        return f"the damping ratio f / (2 sqrt(m k)) = {f / (2 * np.sqrt(m * k)):.3g} is not below 1"
+
+    return Rule("{name} < 2 sqrt(m k_spring): the system is underdamped (欠阻尼), damping ratio below 1", test)
+
+
+#: The parameters of the notebook (its parameter cell, right after the imports), with their rules.
+PARAMETERS = Parameters(
+    Parameter("T", T_SAMPLE, "s", "sample time (采样周期) of c2d in Part B",
+              (between(0.0, 5.0, closed=(False, True)),), alternative=0.5),
+    Parameter("order", REDUCED_ORDER, "", "order r of the reduced model (模型降阶) of G H in Part D (the table "
+              "adds r + 1)", (whole(1, 3),), alternative=3),
+    Parameter("m", MASS, "kg", "mass of the mass-spring-damper of Part E", (positive(),), alternative=2.0),
+    Parameter("f", DAMPING, "N s/m", "damping coefficient (阻尼系数) of the mass-spring-damper of Part E",
+              (positive(), _underdamped()), alternative=0.8),
+    Parameter("k_spring", STIFFNESS, "N/m", "spring stiffness (弹簧刚度) of the mass-spring-damper of Part E",
+              (positive(),), alternative=5.0),
+)
+use_parameters = PARAMETERS.use
 
 
 # ---------------------------------------------------------------------------------------------
@@ -576,29 +608,62 @@ def _as_coefficients(values):
     return np.ravel(np.asarray(values, dtype=float))
 
 
+def _check_model(title, num, den, reference, slips=(), right="the transfer function is right."):
+    """Compare the model ``num/den`` with ``reference`` = (num, den) by its transfer function.
+
+    A common factor of num and den is accepted (a monic denominator, for instance); ``slips``
+    are ((num, den), hint) pairs of typical mistakes, tried in order.
+    """
+    try:
+        num, den = _as_coefficients(num), _as_coefficients(den)
+    except (TypeError, ValueError):
+        return CheckResult(False, title, "num and den must be coefficient vectors (1-D arrays of numbers).")
+    if not (np.all(np.isfinite(num)) and np.all(np.isfinite(den)) and np.any(den)):
+        return CheckResult(False, title, "num and den must be finite coefficient vectors (den not all zero).")
+    if same_transfer_function(*reference, num, den):
+        return CheckResult(True, title, right)
+    for (num_slip, den_slip), hint in slips:
+        if same_transfer_function(num_slip, den_slip, num, den):
+            return CheckResult(False, title, hint)
+    return CheckResult(False, title, "the transfer function differs from the reference.")
+
+
+#: The factors of G: (linear, quadratic) of the numerator and of the denominator.
+_G_FACTORS = {"num": ([1.0, 8.0], [1.0, 2.0, 5.0]), "den": ([2.0, 3.0], [3.0, 4.0, 13.0])}
+
+
 def check_transfer_function(num, den):
     """Self-check of the expanded numerator and denominator of G, descending powers of s (Task A1)."""
 
-    def alternatives(mine, other, name):
+    def alternatives(part, other, name):
+        mine = G_NUM if part == "num" else G_DEN
+        (a, b), quadratic = _G_FACTORS[part]
         return [(np.flip(mine), "the coefficients are in ascending order; num and den list descending "
                  "powers of s (MATLAB's convention): the first coefficient belongs to s^3."),
                 (other, f"this is the {name}: num and den are swapped."),
-                (mine / G_DEN[0], "you divided by a0 = 6; keep the expanded coefficients (Task A2 divides).")]
+                (mine / G_DEN[0], "you divided by a0 = 6; keep the expanded coefficients (Task A2 divides)."),
+                (np.polymul([a, -b], quadratic), f"a root with the wrong sign: the factor ({a:g}s + {b:g}) is "
+                 f"[{a:g}, {b:g}]; [{a:g}, {-b:g}] is ({a:g}s - {b:g}), with its root at {b / a:g} instead of "
+                 f"{-b / a:g}."),
+                (np.polyadd([a, b], quadratic), "np.polyadd adds the factors; their product is np.polymul "
+                 "(MATLAB's conv).")]
 
     return all_of("transfer function of G", [
         check_array("numerator of G", num, G_NUM, what="coefficients",
-                    alternatives=alternatives(G_NUM, G_DEN, "denominator")),
+                    alternatives=alternatives("num", G_DEN, "denominator")),
         check_array("denominator of G", den, G_DEN, what="coefficients",
-                    alternatives=alternatives(G_DEN, G_NUM, "numerator")),
+                    alternatives=alternatives("den", G_NUM, "numerator")),
     ])
 
 
-def _canonical_form(num, den, divide_den=True, divide_num=True, subtract=True):
+def _canonical_form(num, den, divide_den=True, divide_num=True, subtract=True, negate=True, input_first=True,
+                    reverse_c=False):
     """The controllable canonical form by the formulas of Task A2, with a typical slip switched on.
 
     ``divide_den=False`` or ``divide_num=False`` skips the division of den or num by a0;
-    ``subtract=False`` takes C = b[1:] instead of b_i - b0 a_i. Returns A (n, n), B (n, 1),
-    C (1, n), D (1, 1).
+    ``subtract=False`` takes C = b[1:] instead of b_i - b0 a_i; ``negate=False`` puts +a_i in
+    the first row of A; ``input_first=False`` feeds the input to the last state; ``reverse_c``
+    lists C from c_n down. Returns A (n, n), B (n, 1), C (1, n), D (1, 1).
     """
     den = np.trim_zeros(_as_coefficients(den), "f")
     num = np.trim_zeros(_as_coefficients(num), "f")
@@ -606,9 +671,10 @@ def _canonical_form(num, den, divide_den=True, divide_num=True, subtract=True):
     a = den / den[0] if divide_den else den
     b = num / den[0] if divide_num else num
     n = len(a) - 1
-    A = np.vstack([-a[1:], np.eye(n - 1, n)])
+    A = np.vstack([-a[1:] if negate else a[1:], np.eye(n - 1, n)])
     C = (b[1:] - b[0] * a[1:]) if subtract else b[1:]
-    return A, np.eye(n, 1), C.reshape(1, n), np.array([[b[0]]])
+    B = np.eye(n, 1) if input_first else np.eye(n)[:, -1:]
+    return A, B, (C[::-1] if reverse_c else C).reshape(1, n), np.array([[b[0]]])
 
 
 def check_tf2ss(A, B, C, D, num=G_NUM, den=G_DEN):
@@ -635,6 +701,13 @@ def check_tf2ss(A, B, C, D, num=G_NUM, den=G_DEN):
         (dict(divide_num=False), not_divided),
         (dict(subtract=False), "C is not simply the numerator: with m = n, C_i = b_i - b0 a_i (the "
                                "numerator is first reduced by b0 times the denominator)."),
+        (dict(negate=False), "the first row of A is -a_1 .. -a_n (minus signs): it is the equation "
+                             "x1' = -a_1 x1 - ... - a_n xn + u."),
+        (dict(input_first=False), "the input enters the first state: B = [1, 0, ..., 0]^T, because "
+                                  "x1' = v^(n) = -a_1 x1 - ... + u (MATLAB numbers the states from the highest "
+                                  "derivative down)."),
+        (dict(reverse_c=True), "C is in reverse order: with x1 = v^(n-1), ..., xn = v, C starts with "
+                               "b_1 - b0 a_1 (the coefficient of the highest derivative)."),
     )
     for slip, hint in slips:
         if same_transfer_function(*ss2tf(*_canonical_form(num, den, **slip)), num2, den2):
@@ -643,62 +716,113 @@ def check_tf2ss(A, B, C, D, num=G_NUM, den=G_DEN):
                        "(-a_1 .. -a_n of the monic denominator), C_i = b_i - b0 a_i and D = b0.")
 
 
-def check_discrete_poles(z_poles, T=T_SAMPLE):
-    """Self-check of the discrete poles e^{p_i T} of G (Task B1).
+#: Default of an answer that a direct call may leave out (a notebook always passes every answer).
+_NOT_GIVEN = object()
 
-    Compares prod_i (z - z_i) with the denominators that ``c2d`` gives with zero- and first-order
-    hold at the sample time T (s), so the order of the poles does not matter.
-    """
-    title = "discrete poles e^{pT}"
+
+def _pole_polynomial(z_poles, title):
+    """(prod_i (z - z_i) as real coefficients, None), or (None, a CheckResult that says why not)."""
     try:
         poles = np.ravel(np.asarray(z_poles, dtype=complex))
     except (TypeError, ValueError):
-        return CheckResult(False, title, "expected an array of the discrete poles (complex numbers).")
+        return None, CheckResult(False, title, "expected an array of the discrete poles (complex numbers).")
     if not np.all(np.isfinite(poles)):
-        return CheckResult(False, title, "the poles contain NaN or inf.")
+        return None, CheckResult(False, title, "the poles contain NaN or inf.")
     polynomial = np.poly(poles)
     if np.max(np.abs(polynomial.imag)) > 1e-9 * max(1.0, float(np.max(np.abs(polynomial)))):
-        return CheckResult(False, title, "the poles of a real system come in conjugate pairs; yours do not.")
+        return None, CheckResult(False, title, "the poles of a real system come in conjugate pairs; yours do not.")
+    return polynomial.real, None
+
+
+def _mapping_slips(T):
+    """(prod (z - z_i), hint) of the typical mistakes for the discrete poles at the sample time T (s)."""
     zeros, poles_G, _ = tf2zp(G_NUM, G_DEN)
-    alternatives = [
+    return [
         (np.real(np.poly((1 + poles_G * T / 2) / (1 - poles_G * T / 2))), "that is Tustin's mapping "
          "(1 + pT/2)/(1 - pT/2); exact sampling (zoh, foh) maps each pole p to e^{pT}."),
+        (np.real(np.poly(1 + poles_G * T)), "that is 1 + pT, forward Euler's mapping (the first two terms of "
+         "e^{pT}); exact sampling maps each pole p to e^{pT}."),
+        (np.real(np.poly(1 / (1 - poles_G * T))), "that is 1/(1 - pT), backward Euler's mapping; exact "
+         "sampling maps each pole p to e^{pT}."),
         (np.real(np.poly(np.exp(zeros * T))), "these are e^{zT} of the zeros z of G; the discrete poles "
          "come from the poles p."),
         (np.real(np.poly(np.exp(-poles_G * T))), "the sign: a stable pole (Re p < 0) maps to e^{pT}, "
          "inside the unit circle, not to e^{-pT}."),
     ]
+
+
+def _half_sample_time_slips(T):
+    """(prod (z - z_i), hint) of the poles at T/2 computed with another sample time (Task B1)."""
+    poles_G = tf2zp(G_NUM, G_DEN)[1]
+    again = " (or these are the poles at T = 1 s again)" if np.isclose(T, 1.0) else ""
+    slips = [(np.real(np.poly(np.exp(poles_G))), f"that is e^p: the sample time is missing from the exponent "
+              f"(np.exp(p) instead of np.exp(p * T)){again}; at T/2 = {T / 2:g} s each pole is e^{{pT/2}}.")]
+    if not np.isclose(T, 1.0):
+        slips.append((np.real(np.poly(np.exp(poles_G * T))), f"these are the poles at T = {T:g} s again; at "
+                      f"T/2 = {T / 2:g} s each pole is e^{{pT/2}}, the square root of e^{{pT}}."))
+    slips.append((np.real(np.poly(np.exp(poles_G * 2 * T))), f"these are the poles at 2T = {2 * T:g} s; half "
+                  f"the sample time is T/2 = {T / 2:g} s."))
+    return slips
+
+
+def check_discrete_poles(z_poles, z_poles_half=_NOT_GIVEN, T=T_SAMPLE):
+    """Self-check of the discrete poles e^{p_i T} of G, and e^{p_i T/2} at half the sample time (Task B1).
+
+    Compares prod_i (z - z_i) with the denominators that ``c2d`` gives with zero- and first-order
+    hold at the sample time T (s), and at T/2 for ``z_poles_half``, so the order of the poles
+    does not matter. The poles at T/2 tell e^{pT} from e^p (the sample time left out) also at
+    T = 1 s, where the two are equal. A direct call may leave ``z_poles_half`` out (only the
+    poles at T are checked then).
+    """
+    title = "discrete poles e^{pT}"
+    polynomial, problem = _pole_polynomial(z_poles, title)
+    if problem:
+        return problem
+    alternatives = _mapping_slips(T)
+    if not np.isclose(T, 1.0):
+        alternatives.append((np.real(np.poly(np.exp(tf2zp(G_NUM, G_DEN)[1]))), f"that is e^p, the poles for "
+                             f"T = 1 s: the sample time is missing from the exponent; here the sample time is "
+                             f"T = {T:g} s (the parameter T): z = e^{{pT}}."))
     discrete = discretized(T)
-    return all_of(title, [
-        check_array(f"{hold} denominator from e^(pT), T = {T:g} s", polynomial.real, getattr(discrete, hold).den,
-                    what="coefficients", alternatives=alternatives)
-        for hold in ("zoh", "foh")
-    ])
+    results = [check_array(f"{hold} denominator from e^(pT), T = {T:g} s", polynomial, getattr(discrete, hold).den,
+                           what="coefficients", alternatives=alternatives) for hold in ("zoh", "foh")]
+    if z_poles_half is not _NOT_GIVEN:
+        half_title = f"poles at T/2 = {T / 2:g} s"
+        half, problem = _pole_polynomial(z_poles_half, half_title)
+        results.append(problem or check_array(
+            f"zoh and foh denominator from e^(pT/2), T/2 = {T / 2:g} s", half, discretized(T / 2).zoh.den,
+            what="coefficients", alternatives=_half_sample_time_slips(T) + _mapping_slips(T / 2)))
+    return all_of(title, results)
+
+
+def _connection_slips(kind):
+    """((num, den), hint) of the typical mistakes in the connection ``kind`` of G and H."""
+    n1, d1, n2, d2 = G_NUM, G_DEN, H_NUM, H_DEN
+    common = np.polyadd(np.polymul(n1, d2), np.polymul(n2, d1))
+    loop = np.polyadd(np.polymul(d1, d2), np.polymul(n1, n2))
+    slips = {
+        "series": [((np.polymul(n1, n2), np.polyadd(d1, d2)), "the denominator of G H is d1 d2, the product "
+                    "of the denominators.")],
+        "parallel": [((np.polyadd(n1, n2), np.polymul(d1, d2)), "G + H = (n1 d2 + n2 d1)/(d1 d2): "
+                      "bring both to the common denominator before adding the numerators."),
+                     ((common, np.polyadd(d1, d2)), "the denominator of G + H is the common denominator "
+                      "d1 d2, the product, not the sum d1 + d2.")],
+        "feedback": [(feedback(n1, d1, n2, d2, sign=+1), "this is positive feedback G/(1 - GH); "
+                      "negative feedback is G/(1 + GH) (sign = -1, MATLAB's default)."),
+                     ((n1, loop), "the numerator of G/(1 + GH) = n1 d2/(d1 d2 + n1 n2) is n1 d2, not n1."),
+                     ((np.polymul(n2, d1), loop), "that is H/(1 + GH): G is in the forward path, so the "
+                      "numerator is n1 d2, not n2 d1."),
+                     ((n1, np.polyadd(d1, n1)), "that is G/(1 + G), unity feedback; the feedback path is H: "
+                      "G/(1 + GH) = n1 d2/(d1 d2 + n1 n2).")],
+    }
+    return slips[kind]
 
 
 def check_connection(kind, num, den):
     """Self-check of a connection of G and H: ``kind`` is "series", "parallel" or "feedback"."""
     kind = as_choice(kind, "kind", CONNECTION_KINDS)
-    title = f"{kind} connection"
     expected = getattr(connections(), kind)
-    try:
-        num, den = _as_coefficients(num), _as_coefficients(den)
-    except (TypeError, ValueError):
-        return CheckResult(False, title, "num and den must be coefficient vectors (1-D arrays of numbers).")
-    if same_transfer_function(*expected, num, den):
-        return CheckResult(True, title, "the transfer function is right.")
-    slips = {
-        "parallel": [((np.polyadd(G_NUM, H_NUM), np.polymul(G_DEN, H_DEN)), "G + H = (n1 d2 + n2 d1)/(d1 d2): "
-                      "bring both to the common denominator before adding the numerators.")],
-        "feedback": [(feedback(G_NUM, G_DEN, H_NUM, H_DEN, sign=+1), "this is positive feedback G/(1 - GH); "
-                      "negative feedback is G/(1 + GH) (sign = -1, MATLAB's default)."),
-                     ((G_NUM, np.polyadd(np.polymul(G_DEN, H_DEN), np.polymul(G_NUM, H_NUM))),
-                      "the numerator of G/(1 + GH) = n1 d2/(d1 d2 + n1 n2) is n1 d2, not n1.")],
-    }
-    for (num_slip, den_slip), hint in slips.get(kind, []):
-        if same_transfer_function(num_slip, den_slip, num, den):
-            return CheckResult(False, title, hint)
-    return CheckResult(False, title, "the transfer function differs from the reference.")
+    return _check_model(f"{kind} connection", num, den, (expected.num, expected.den), _connection_slips(kind))
 
 
 def check_connections(num_series, den_series, num_parallel, den_parallel, num_feedback, den_feedback):
@@ -710,10 +834,15 @@ def check_connections(num_series, den_series, num_parallel, den_parallel, num_fe
     ])
 
 
+def _hsv_of(num, den):
+    """Hankel singular values of num/den, realised by ``tf2ss`` (largest first)."""
+    A, B, C, _ = tf2ss(num, den)
+    return hankel_singular_values(A, B, C)
+
+
 def _series_hsv():
     """Hankel singular values of the series connection G H, realised by ``tf2ss`` (largest first)."""
-    A, B, C, _ = tf2ss(*series(G_NUM, G_DEN, H_NUM, H_DEN))
-    return hankel_singular_values(A, B, C)
+    return _hsv_of(*series(G_NUM, G_DEN, H_NUM, H_DEN))
 
 
 def check_reduction_bound(hsv, bound, order=REDUCED_ORDER):
@@ -722,25 +851,43 @@ def check_reduction_bound(hsv, bound, order=REDUCED_ORDER):
     n = len(reference)
     kept = f"sigma_1 .. sigma_{order}"
     discarded = f"sigma_{order + 1} .. sigma_{n}, hsv[{order}:]"
+    minimal = minreal(*series(G_NUM, G_DEN, H_NUM, H_DEN))
+    # sigma_5 = 0 is the square root of a rounding-level eigenvalue: correct methods give it as up to
+    # sqrt(eps) sigma_1 (scipy's Gramians: 1e-9), hence an absolute tolerance relative to sigma_1
     return all_of("Hankel singular values and error bound", [
-        check_array("Hankel singular values", hsv, reference, rtol=1e-8, atol=1e-12),
+        check_array("Hankel singular values", hsv, reference, rtol=1e-8, atol=1e-6 * reference[0], alternatives=[
+            (_hsv_of(G_NUM, G_DEN), "these are the Hankel singular values of G alone (order 3); the task "
+             "realises the series connection G H of Task C1 (order 5)."),
+            (_hsv_of(minimal.num, minimal.den), "these are the values of the minimal realization (order 4, "
+             "after minreal); realise the series connection of Task C1 as it is, of order 5: its fifth "
+             "value, 0, is the cancelled mode.")]),
         check_value(f"error bound for r = {order}", bound, 2 * np.sum(reference[order:]), alternatives=[
             (2 * np.sum(reference[order + 1:]), f"that leaves out sigma_{order + 1}: for r = {order} the "
              f"discarded values are {discarded}."),
             (np.sum(reference[order:]), "the bound is twice the sum of the discarded values."),
             (2 * np.sum(reference[:order]), f"that sums the kept values {kept}; the bound sums the "
              f"discarded ones, {discarded}."),
+            (2 * reference[order], f"that is 2 sigma_{order + 1} only, the first discarded value; the bound "
+             f"sums all the discarded ones, {discarded}."),
+            (2 * np.sum(reference[order - 1:]), f"that includes sigma_{order}, a kept value (Python counts from "
+             f"0: sigma_{order + 1} is hsv[{order}]); the discarded values are {discarded}."),
         ]),
     ])
 
 
 def check_analogous(num_mech, den_mech, L, R, C_cap, num_elec, den_elec, m=MASS, f=DAMPING, k_spring=STIFFNESS):
-    """Self-check of the mass-spring-damper model and its series-RLC analogue (Task E1)."""
+    """Self-check of the mass-spring-damper model and its series-RLC analogue (Task E1).
+
+    The models are compared by their transfer functions: 1/(m s^2 + f s + k) and, divided by m,
+    (1/m)/(s^2 + (f/m) s + k/m) are both right.
+    """
     reference = analogous_systems(m, f, k_spring)
     return all_of("similar systems", [
-        check_array("mechanical denominator", den_mech, reference.mechanical.den, what="coefficients",
-                    alternatives=[(np.flip(reference.mechanical.den), "descending powers of s: "
-                                   "m s^2 + f s + k is [m, f, k].")]),
+        _check_model("mechanical model Y/F", num_mech, den_mech, reference.mechanical, [
+            (([1.0], [k_spring, f, m]), "descending powers of s: m s^2 + f s + k is [m, f, k]."),
+            (([1.0], [m, k_spring, f]), "f and k are swapped: the damper's force f y' gives f s, the spring's k y "
+             "the constant term, m s^2 + f s + k = [m, f, k]."),
+        ], right="equals 1/(m s^2 + f s + k)."),
         check_value("inductance", L, reference.L, unit="H", alternatives=[
             (1.0 / k_spring, "1/k is L of the force-current analogy (parallel RLC); in the force-voltage "
              "analogy L corresponds to m.")]),
@@ -749,7 +896,12 @@ def check_analogous(num_mech, den_mech, L, R, C_cap, num_elec, den_elec, m=MASS,
         check_value("capacitance", C_cap, reference.C, unit="F", alternatives=[
             (k_spring, "k corresponds to 1/C, not to C."),
             (m, "m is C of the force-current analogy; in the force-voltage analogy C = 1/k.")]),
-        check_array("electrical denominator", den_elec, reference.electrical.den, what="coefficients"),
+        _check_model("electrical model Q/E", num_elec, den_elec, reference.electrical, [
+            (([1.0], [1.0 / reference.C, reference.R, reference.L]), "descending powers of s: "
+             "L s^2 + R s + 1/C is [L, R, 1/C]."),
+            (([1.0], [reference.L, reference.R, reference.C]), "the constant term of L s^2 + R s + 1/C is 1/C, "
+             "not C: the capacitor's voltage is q/C."),
+        ], right="equals 1/(L s^2 + R s + 1/C)."),
     ])
 
 
@@ -771,6 +923,10 @@ def _check_seed_loop(title, model):
     if same_transfer_function(*feedback(*SEED_OPEN_LOOP, [1.0], [1.0], sign=+1), num, den):
         return CheckResult(False, title, "this is positive feedback G/(1 - G) = 1/(s^3 + 4s^2 + 8s + 4); "
                            "negative feedback is sign = -1, simlab's and MATLAB's default.")
+    if same_transfer_function(*feedback([1.0], [1.0], *SEED_OPEN_LOOP), num, den):
+        return CheckResult(False, title, "this is H/(1 + HG) with the open loop in the feedback path: the "
+                           "forward path comes first, simlab.feedback(numo, deno, numh, denh), as MATLAB's "
+                           "feedback(sys1, sys2).")
     return CheckResult(False, title, "the transfer function differs from the closed loop 1/(s^3 + 4s^2 + 8s + 6).")
 
 
@@ -793,8 +949,9 @@ def _ss_reference():
 
 
 def _poles_reference(T=T_SAMPLE):
-    """Reference answer of Task B1: the discrete poles e^{pT}."""
-    return {"z_poles": np.exp(tf2zp(G_NUM, G_DEN)[1] * T)}
+    """Reference answers of Task B1: the discrete poles e^{pT}, and e^{pT/2} at half the sample time."""
+    poles = tf2zp(G_NUM, G_DEN)[1]
+    return {"z_poles": np.exp(poles * T), "z_poles_half": np.exp(poles * T / 2)}
 
 
 def _connections_reference():
@@ -828,7 +985,8 @@ def _seed_feedback_reference():
 TASKS = Tasks(
     Task("A1", ("num", "den"), check_transfer_function, (), _g_reference, "the transfer function of G"),
     Task("A2", ("A", "B", "C", "D"), check_tf2ss, (), _ss_reference, "the controllable canonical form by hand"),
-    Task("B1", ("z_poles",), check_discrete_poles, ("T",), _poles_reference, "the discrete poles"),
+    Task("B1", ("z_poles", "z_poles_half"), check_discrete_poles, ("T",), _poles_reference,
+         "the discrete poles at T and at T/2"),
     Task("C1", ("num_series", "den_series", "num_parallel", "den_parallel", "num_feedback", "den_feedback"),
          check_connections, (), _connections_reference, "series, parallel and feedback connection"),
     Task("D1", ("hsv", "bound"), check_reduction_bound, ("order",), _bound_reference,
@@ -837,6 +995,7 @@ TASKS = Tasks(
          ("m", "f", "k_spring"), _analogous_reference, "one model for two systems"),
     Task("F1", ("num_cl", "den_cl", "A_cl", "B_cl", "C_cl", "D_cl"), check_seed_feedback, (),
          _seed_feedback_reference, "the seed's listing with feedback and tf2ss"),
+    parameters=PARAMETERS,
 )
 check = TASKS.check
 take = TASKS.take
@@ -853,10 +1012,12 @@ MISTAKES = (
             "a = G.den  # monic denominator: 1, a1, a2, a3\nb = G.num", "leading coefficient"),
     Mistake("A2", "C copied from the numerator", "C = (b[1:] - b[0] * a[1:]).reshape(1, n)",
             "C = b[1:].reshape(1, n)", "C is not simply the numerator"),
-    Mistake("B1", "Tustin's mapping", "z_poles = np.exp(p * T)", "z_poles = (1 + p * T / 2) / (1 - p * T / 2)",
-            "Tustin"),
-    Mistake("B1", "the zeros instead of the poles", "z_poles = np.exp(p * T)", "z_poles = np.exp(z * T)",
+    Mistake("B1", "Tustin's mapping", "return np.exp(p * T_sample)",
+            "return (1 + p * T_sample / 2) / (1 - p * T_sample / 2)", "Tustin"),
+    Mistake("B1", "the zeros instead of the poles", "return np.exp(p * T_sample)", "return np.exp(z * T_sample)",
             "zeros z of G"),
+    Mistake("B1", "the sample time left out of e^{pT}", "return np.exp(p * T_sample)", "return np.exp(p)",
+            "the sample time is missing"),
     Mistake("C1", "positive feedback",
             "den_feedback = np.polyadd(np.polymul(G.den, H_den), np.polymul(G.num, H_num))",
             "den_feedback = np.polysub(np.polymul(G.den, H_den), np.polymul(G.num, H_num))", "positive feedback"),
@@ -878,15 +1039,42 @@ MISTAKES = (
     Mistake("F1", "positive feedback", "simlab.feedback(numo, deno, numh, denh)",
             "simlab.feedback(numo, deno, numh, denh, sign=+1)", "positive feedback"),
     Mistake("F1", "the open loop realised", "simlab.tf2ss(num_cl, den_cl)", "simlab.tf2ss(numo, deno)", "open loop"),
+    Mistake("A1", "a factor's root with the wrong sign", "num = np.polymul([1, 8], [1, 2, 5])",
+            "num = np.polymul([1, -8], [1, 2, 5])", "a root with the wrong sign"),
+    Mistake("A1", "the factors added, not multiplied", "den = np.polymul([2, 3], [3, 4, 13])",
+            "den = np.polyadd([2, 3], [3, 4, 13])", "np.polyadd adds the factors"),
+    Mistake("A1", "the denominator divided by a0", "den = np.polymul([2, 3], [3, 4, 13])",
+            "den = np.polymul([2, 3], [3, 4, 13]) / 6", "you divided by a0"),
+    Mistake("A2", "+a_i in the first row of A", "A[0, :] = -a[1:]", "A[0, :] = a[1:]", "the first row of A is -a_1"),
+    Mistake("A2", "the input fed to the last state", "B[0, 0] = 1.0", "B[-1, 0] = 1.0", "the input enters the first"),
+    Mistake("B1", "forward Euler's mapping 1 + pT", "return np.exp(p * T_sample)", "return 1 + p * T_sample",
+            "forward Euler's mapping"),
+    Mistake("C1", "H in the forward path of the feedback loop", "num_feedback = np.polymul(G.num, H_den)",
+            "num_feedback = np.polymul(H_num, G.den)", "G is in the forward path"),
+    Mistake("C1", "unity feedback instead of H",
+            "num_feedback = np.polymul(G.num, H_den)  # n1 d2\n"
+            "den_feedback = np.polyadd(np.polymul(G.den, H_den), np.polymul(G.num, H_num))",
+            "num_feedback = G.num\nden_feedback = np.polyadd(G.den, G.num)", "unity feedback"),
+    Mistake("C1", "the denominators added for the parallel connection", "den_parallel = np.polymul(G.den, H_den)",
+            "den_parallel = np.polyadd(G.den, H_den)", "not the sum d1 + d2"),
+    Mistake("D1", "the Hankel singular values of G alone",
+            "A_s, B_s, C_s, D_s = simlab.tf2ss(c1.num_series, c1.den_series)",
+            "A_s, B_s, C_s, D_s = simlab.tf2ss(G.num, G.den)", "of G alone"),
+    Mistake("D1", "the Hankel singular values after minreal",
+            "A_s, B_s, C_s, D_s = simlab.tf2ss(c1.num_series, c1.den_series)",
+            "reduced_series = simlab.minreal(c1.num_series, c1.den_series)\n"
+            "A_s, B_s, C_s, D_s = simlab.tf2ss(reduced_series.num, reduced_series.den)", "minimal realization"),
+    Mistake("D1", "only the first discarded value", "bound = 2 * np.sum(hsv[order:])", "bound = 2 * hsv[order]",
+            "the first discarded value"),
+    Mistake("D1", "sigma_r counted as discarded", "bound = 2 * np.sum(hsv[order:])",
+            "bound = 2 * np.sum(hsv[order - 1:])", "a kept value"),
+    Mistake("E1", "f and k swapped in the mechanical model", "np.array([m, f, k_spring])  # 1 / (m s^2 + f s + k)",
+            "np.array([m, k_spring, f])  # 1 / (m s^2 + f s + k)", "f and k are swapped"),
+    Mistake("E1", "C instead of 1/C in the electrical model", "np.array([L, R, 1.0 / C_cap])",
+            "np.array([L, R, C_cap])", "is 1/C, not C"),
+    Mistake("F1", "the arguments of feedback swapped", "simlab.feedback(numo, deno, numh, denh)",
+            "simlab.feedback(numh, denh, numo, deno)", "forward path comes first"),
 )
-
-#: Parameters a student may change in the notebook, with a value the tests try.
-PARAMETER_CHANGES = (
-    ParameterChange("T", "T = lab.T_SAMPLE", "T = 0.5"),
-    ParameterChange("order", "order = lab.REDUCED_ORDER", "order = 3"),
-    ParameterChange("k_spring", "m, f, k_spring = lab.MASS, lab.DAMPING, lab.STIFFNESS", "m, f, k_spring = 2.0, 0.8, 5.0"),
-)
-
 
 # ---------------------------------------------------------------------------------------------
 # Figures
