@@ -42,7 +42,7 @@ from typing import Callable, Mapping
 import numpy as np
 
 __all__ = ["CheckResult", "check_array", "check_value", "all_of", "Task", "Tasks", "not_done", "Mistake",
-           "generic_hint"]
+           "generic_hint", "row_factors"]
 
 
 @dataclass(frozen=True)
@@ -229,6 +229,37 @@ def _shape_hint(array, reference, rtol, atol):
     if array.size == reference.size:
         return " The numbers are there; reshape it (np.ravel) to the expected shape."
     return ""
+
+
+def row_factors(answer, reference, *, rtol=1e-9, atol=1e-12):
+    """Factors f_i with row i of ``answer`` = f_i times row i of ``reference`` (NaN where there is none).
+
+    A row [A_i, B_i, C_i, D_i] of a structure graph's P describes the same typical element (典型环节)
+    (C_i + D_i s)/(A_i + B_i s) when it is multiplied by any number other than 0: the checks accept
+    such rows. Returns None when ``answer`` is not a finite real 2-D array of the reference's shape.
+
+    Examples
+    --------
+    >>> row_factors([[0.0, 2.0, 4.0, 0.0], [1.0, 1.0, 2.0, 0.0]], [[0.0, 1.0, 2.0, 0.0], [1.0, 1.0, 3.0, 0.0]])
+    array([ 2., nan])
+    """
+    try:
+        array = np.asarray(answer)
+    except (TypeError, ValueError):  # a ragged list
+        return None
+    reference = np.asarray(reference, dtype=float)
+    if array.dtype.kind not in "iuf" or array.shape != reference.shape or array.ndim != 2:
+        return None
+    array = array.astype(float)
+    if not np.all(np.isfinite(array)):
+        return None
+    factors = np.full(len(array), np.nan)
+    for i, (row, row_ref) in enumerate(zip(array, reference)):
+        k = int(np.argmax(np.abs(row_ref)))
+        factor = row[k] / row_ref[k] if row_ref[k] != 0 else 1.0
+        if factor != 0 and np.allclose(row, factor * row_ref, rtol=rtol, atol=atol * max(1.0, abs(factor))):
+            factors[i] = factor
+    return factors
 
 
 def check_array(title, answer, reference, *, rtol=1e-9, atol=1e-12, alternatives=(), what="values"):

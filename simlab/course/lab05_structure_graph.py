@@ -40,6 +40,7 @@ from simlab.course.check import (
     check_array,
     check_value,
     not_done,
+    row_factors,
 )
 from simlab.course.parameters import Parameter, Parameters, Rule, divides, positive
 from simlab.course.systems import LOOP_P, LOOP_W, LOOP_W0, LOOP_WC
@@ -473,24 +474,8 @@ def _row_factors(answer, reference):
     other than 0: (s + 0.5)/(s + 0.1) = (10 s + 5)/(10 s + 1), the lead-lag form of the background's
     table. The rows of H and Q of such a P are scaled alike, and A = H^-1 Q does not change.
     """
-    try:
-        array = np.asarray(answer)
-    except (TypeError, ValueError):  # a ragged list
-        return None
-    reference = np.asarray(reference, dtype=float)
-    if array.dtype.kind not in "iuf" or array.shape != reference.shape or array.ndim != 2:
-        return None
-    array = array.astype(float)
-    if not np.all(np.isfinite(array)):
-        return None
-    factors = []
-    for row, row_ref in zip(array, reference):
-        k = int(np.argmax(np.abs(row_ref)))
-        factor = row[k] / row_ref[k] if row_ref[k] != 0 else 1.0
-        if factor == 0 or not np.allclose(row, factor * row_ref, rtol=1e-9, atol=1e-12):
-            return None
-        factors.append(factor)
-    return np.array(factors)
+    factors = row_factors(answer, reference)
+    return None if factors is None or np.any(np.isnan(factors)) else factors
 
 
 def _scaled_reference(answer, reference, what):

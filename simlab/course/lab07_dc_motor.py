@@ -41,6 +41,7 @@ from simlab.course.check import (
     all_of,
     check_array,
     check_value,
+    row_factors,
 )
 from simlab.course.memo import cached
 from simlab.course.parameters import Parameter, Parameters, divides, less_than, positive, rule
@@ -953,17 +954,12 @@ def _rows_as_reference(P_drive, P_ref):
     [0, Ce Tm, R, 0] or [0, 1, R/(Ce Tm), 0]. Answers that are not a real array of P's shape are
     returned unchanged (check_array explains them).
     """
-    try:
-        answer = np.array(P_drive, dtype=float)
-    except (TypeError, ValueError):
+    factors = row_factors(P_drive, P_ref)
+    if factors is None:
         return P_drive
-    if answer.shape != P_ref.shape or not np.all(np.isfinite(answer)):
-        return P_drive
-    for i, (row, reference) in enumerate(zip(answer, P_ref)):
-        j = int(np.argmax(np.abs(reference)))
-        factor = row[j] / reference[j]
-        if factor != 0 and np.allclose(row, factor * reference, rtol=1e-9, atol=1e-12 * abs(factor)):
-            answer[i] = reference
+    answer = np.array(P_drive, dtype=float)
+    multiples = ~np.isnan(factors)
+    answer[multiples] = np.asarray(P_ref, dtype=float)[multiples]
     return answer
 
 
