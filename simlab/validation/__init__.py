@@ -21,6 +21,8 @@ linear models, :mod:`simlab.validation.graphs` the structure graphs and
 
 from __future__ import annotations
 
+import inspect
+
 import numbers
 
 import numpy as np
@@ -147,12 +149,55 @@ def as_time_span(t_span, name: str = "t_span") -> tuple[float, float]:
     return t0, t1
 
 
-def as_callable(f, name: str = "f"):
-    """Check that ``f`` can be called; TypeError naming it otherwise."""
+def as_callable(f, name: str = "f", *, call: str | None = None, returns: str = "dx/dt"):
+    """Check that ``f`` can be called, and, with ``call``, called as it will be; TypeError naming it otherwise.
+
+    Parameters
+    ----------
+    f : object
+        The argument.
+    name : str
+        The argument's name, for messages.
+    call : str, optional
+        How the caller will call it, e.g. ``"f(t, x)"`` or ``"u(t)"``: its number of positional
+        arguments is checked against ``f``'s signature *before* the first call, so that a function
+        with the wrong signature (``lambda x: x``) gets a message that names the argument and shows
+        the expected call, instead of Python's own TypeError from deep inside a loop. Functions
+        whose signature Python cannot read (some builtins, numpy ufuncs) are accepted as they are.
+    returns : str
+        What ``f`` returns, for the message.
+
+    Examples
+    --------
+    >>> from simlab.validation import as_callable
+    >>> as_callable(lambda x: x, "f", call="f(t, x)")
+    Traceback (most recent call last):
+    ...
+    TypeError: f must be a function that can be called as f(t, x) and returns dx/dt; got a function with the signature (x), which takes 1 positional argument. Write it as def f(t, x): ... (the arguments in this order).
+    """
     if not callable(f):
+        expected = call or f"{name}(t, x)"
         raise TypeError(
-            f"{name} must be a function f(t, x) that returns dx/dt, got {describe(f)}."
+            f"{name} must be a function that can be called as {expected} and returns {returns}, got {describe(f)}."
         )
+    if call is None:
+        return f
+    count = call.count(",") + 1 if "()" not in call else 0
+    try:
+        signature = inspect.signature(f)
+    except (TypeError, ValueError):  # builtins and ufuncs without a readable signature
+        return f
+    try:
+        signature.bind(*range(count))
+    except TypeError:
+        positional = [p for p in signature.parameters.values()
+                      if p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        takes = len(positional)
+        raise TypeError(
+            f"{name} must be a function that can be called as {call} and returns {returns}; got a function with "
+            f"the signature {signature}, which takes {takes} positional argument{'s' if takes != 1 else ''}. "
+            f"Write it as def {call}: ... (the arguments in this order)."
+        ) from None
     return f
 
 
