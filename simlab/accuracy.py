@@ -30,6 +30,14 @@ from simlab.validation import as_bounded_scalar, as_real_array
 __all__ = ["richardson", "richardson_error", "observed_order"]
 
 
+def _finite(values, names):
+    """``values`` (computed from the runs), or ValueError if they overflowed: runs near 1.8e308."""
+    if not np.all(np.isfinite(values)):
+        raise ValueError(f"{' and '.join(names)} differ by more than the floating-point range (about 1.8e308) "
+                         f"at some point; rescale the runs (other units) before comparing them.")
+    return values
+
+
 def _runs(names, values):
     """The runs as float arrays of one shape; ValueError naming the one that differs."""
     arrays = [as_real_array(value, name) for name, value in zip(names, values)]
@@ -43,9 +51,20 @@ def _runs(names, values):
     return arrays
 
 
+#: Natural logarithm of the largest float64, about 709.78: q**p must stay below e**_LOG_MAX.
+_LOG_MAX = math.log(np.finfo(float).max)
+
+
 def _order_and_ratio(order, ratio):
+    """p and q, checked: p > 0, q > 1, q**p representable in float64 and q**p - 1 not lost to rounding."""
     p = as_bounded_scalar(order, "order", 0.0, open_low=True, why=" (the order p of the method, e(h) ~ h^p)")
     q = as_bounded_scalar(ratio, "ratio", 1.0, open_low=True, why=" (the ratio q of the steps h and h/q)")
+    if p * math.log(q) >= _LOG_MAX * (1 - 1e-12):  # before q**p, which would raise a bare OverflowError
+        raise ValueError(
+            f"order = {p!r} with ratio = {q!r} makes ratio**order about 10^{p * math.log10(q):.0f}, beyond what "
+            f"float64 can represent (about 1.8e308): with ratio = {q!r} the order must be below "
+            f"{_LOG_MAX / math.log(q):.4g}. order is the order p of the method (1 for Euler, 2 for improved Euler, "
+            f"4 for RK4).")
     if q**p - 1.0 <= 1e-12:
         raise ValueError(
             f"ratio**order - 1 = {q**p - 1.0:.3g} is too close to 0 (ratio = {q!r}, order = {p!r}): "
@@ -82,7 +101,10 @@ def richardson_error(coarse, fine, order, ratio=2):
     TypeError
         If a run or a number is not numeric.
     ValueError
-        If the runs differ in shape, contain NaN or inf, ``order <= 0`` or ``ratio <= 1``.
+        If the runs differ in shape, contain NaN or inf, or differ by more than the
+        floating-point range; if ``order <= 0`` or ``ratio <= 1``, or ratio**order is beyond
+        what float64 can represent (order below 709.78 / ln(ratio): 1024 for ratio 2, so
+        ``order=2000`` is refused) or too close to 1.
 
     Examples
     --------
@@ -95,8 +117,9 @@ def richardson_error(coarse, fine, order, ratio=2):
     """
     coarse, fine = _runs(("coarse", "fine"), (coarse, fine))
     p, q = _order_and_ratio(order, ratio)
-    # e(h/q) ~ (x_h - x_{h/q}) / (q^p - 1)
-    return (coarse - fine) / (q**p - 1.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        # e(h/q) ~ (x_h - x_{h/q}) / (q^p - 1)
+        return _finite((coarse - fine) / (q**p - 1.0), ("coarse", "fine"))
 
 
 def richardson(coarse, fine, order, ratio=2):
@@ -140,8 +163,9 @@ def richardson(coarse, fine, order, ratio=2):
     """
     coarse, fine = _runs(("coarse", "fine"), (coarse, fine))
     p, q = _order_and_ratio(order, ratio)
-    # x* = x_{h/q} + (x_{h/q} - x_h) / (q^p - 1)
-    return fine + (fine - coarse) / (q**p - 1.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        # x* = x_{h/q} + (x_{h/q} - x_h) / (q^p - 1)
+        return _finite(fine + (fine - coarse) / (q**p - 1.0), ("coarse", "fine"))
 
 
 def observed_order(coarse, medium, fine, ratio=2):
@@ -173,9 +197,9 @@ def observed_order(coarse, medium, fine, ratio=2):
     TypeError
         If a run or ``ratio`` is not numeric.
     ValueError
-        If the runs differ in shape, contain NaN or inf, ``ratio <= 1``, or two successive runs
-        are equal (no difference to measure: the method is exact for this problem, or the
-        rounding error has taken over).
+        If the runs differ in shape, contain NaN or inf, differ by more than the floating-point
+        range, ``ratio <= 1``, or two successive runs are equal (no difference to measure: the
+        method is exact for this problem, or the rounding error has taken over).
 
     Examples
     --------
@@ -186,8 +210,9 @@ def observed_order(coarse, medium, fine, ratio=2):
     """
     coarse, medium, fine = _runs(("coarse", "medium", "fine"), (coarse, medium, fine))
     q = as_bounded_scalar(ratio, "ratio", 1.0, open_low=True, why=" (the ratio q of successive steps)")
-    first = float(np.max(np.abs(coarse - medium))) if coarse.size else 0.0
-    second = float(np.max(np.abs(medium - fine))) if coarse.size else 0.0
+    with np.errstate(over="ignore", invalid="ignore"):
+        first = float(np.max(np.abs(_finite(coarse - medium, ("coarse", "medium"))))) if coarse.size else 0.0
+        second = float(np.max(np.abs(_finite(medium - fine, ("medium", "fine"))))) if coarse.size else 0.0
     if first == 0.0 or second == 0.0:
         pair = "coarse and medium" if first == 0.0 else "medium and fine"
         raise ValueError(
@@ -195,4 +220,4 @@ def observed_order(coarse, medium, fine, ratio=2):
             f"method is exact for this problem, or the steps are so small that only rounding is left."
         )
     # p = log(|x_h - x_{h/q}| / |x_{h/q} - x_{h/q^2}|) / log q
-    return math.log(first / second) / math.log(q)
+    return (math.log(first) - math.log(second)) / math.log(q)  # first / second may overflow

@@ -68,7 +68,7 @@ from simlab.validation import (
     as_real_array,
     as_state_equation,
 )
-from simlab.validation.parameters import as_bounded_scalar
+from simlab.validation.parameters import as_bounded_scalar, as_count
 
 __all__ = ["DelayDiscretization", "DelayLine", "as_delay", "as_history", "discretize_delay", "split_delay"]
 
@@ -97,8 +97,18 @@ def as_delay(tau, name="tau"):
                              "by tau, in the unit of t; a negative delay would need future input)") + 0.0
 
 
-def _split(tau, T):
-    """d, theta of tau = d T + theta without validation (tau >= 0, T > 0 finite)."""
+def _split(tau, T, names=("tau", "T")):
+    """d, theta of tau = d T + theta (tau >= 0, T > 0 finite); ValueError if d is beyond MAX_STEPS.
+
+    The count tau / T is checked as a float, before it becomes an int (1e308 / 0.1 is inf).
+    """
+    steps = tau / T
+    if steps > guards.MAX_STEPS:
+        count = f"{steps:.6g}" if math.isfinite(steps) else "more than 1.8e308"
+        raise ValueError(
+            f"{names[0]} = {tau!r} is {count} steps of {names[1]} = {T!r}, more than "
+            f"simlab.guards.MAX_STEPS = {guards.MAX_STEPS:,}: use a larger {names[1]} or a shorter delay (a delay "
+            f"longer than the whole run leaves only the input before t[0]), or raise simlab.guards.MAX_STEPS.")
     theta = math.fmod(tau, T)  # exact in floating point
     d = round((tau - theta) / T)
     tolerance = SNAP_ULPS * np.finfo(float).eps * tau
@@ -109,7 +119,7 @@ def _split(tau, T):
     return d, theta
 
 
-def split_delay(tau, T):
+def split_delay(tau, T, name="tau"):
     """Whole steps and fraction of a delay: tau = d T + theta with d >= 0 an integer, 0 <= theta < T.
 
     tau within 8 units of roundoff (8 eps tau) of a multiple of T is that multiple, so that
@@ -122,6 +132,8 @@ def split_delay(tau, T):
         Delay tau >= 0, in the unit of T.
     T : float
         Sample period (or step) T > 0.
+    name : str
+        The delay's name in messages (``"input_delay"`` for :func:`simlab.similarity.lsim`).
 
     Returns
     -------
@@ -131,7 +143,9 @@ def split_delay(tau, T):
     Raises
     ------
     TypeError, ValueError
-        Unless tau is a finite number >= 0 and T a finite number > 0 (the message names it).
+        Unless tau is a finite number >= 0 and T a finite number > 0 (the message names it);
+        ValueError also if tau / T exceeds :data:`simlab.guards.MAX_STEPS` (the message gives
+        the count; ``split_delay(1e308, 0.1)`` is refused, not an OverflowError).
 
     Examples
     --------
@@ -139,9 +153,9 @@ def split_delay(tau, T):
     >>> split_delay(0.3, 0.1), split_delay(0.25, 0.1)[0]
     ((3, 0.0), 2)
     """
-    tau = as_delay(tau)
+    tau = as_delay(tau, name)
     T = as_positive_scalar(T, "T")
-    return _split(tau, T)
+    return _split(tau, T, (name, "T"))
 
 
 # --- The exact recurrence of a delayed held input ---
@@ -164,8 +178,9 @@ def _hold_blocks(A, B, h, hold):
         E = linalg.expm(M)
     if not np.all(np.isfinite(E)):
         raise ValueError(
-            f"e^(A h) is beyond the floating-point range for the sub-step h = {h:.6g} of the "
-            f"delayed step: choose T comparable with the time constants of A.")
+            f"the exponential of [[A h, B h], [0, 0]] (e^(A h) and the input gain of B) is beyond the floating-point "
+            f"range for the sub-step h = {h:.6g} of the delayed step: choose T comparable with the time constants "
+            f"of A, and B of a moderate size (its largest entry is {float(np.max(np.abs(B), initial=0.0)):.3g}).")
     Gamma_hat = E[:n, n + m :] if hold == "foh" else np.zeros((n, m), dtype=E.dtype)
     return E[:n, :n], E[:n, n : n + m], Gamma_hat
 
@@ -259,7 +274,8 @@ def discretize_delay(A, B, T, tau, hold="zoh"):
     ------
     TypeError, ValueError
         For a non-numeric argument, wrong shapes, T not finite and positive, tau not finite
-        and >= 0, an unknown hold; ValueError also if e^{AT} is beyond the floating-point range.
+        and >= 0, an unknown hold; ValueError also if e^{AT} is beyond the floating-point range
+        or tau / T exceeds :data:`simlab.guards.MAX_STEPS` (:func:`split_delay`).
 
     Examples
     --------
@@ -286,7 +302,12 @@ def discretize_delay(A, B, T, tau, hold="zoh"):
 
 
 def as_history(u_before, m, name="u_before"):
-    """The input before t[0]: a number (every input) or m values; returned with shape (m,)."""
+    """The input before t[0]: a number (every input) or m values; returned with shape (m,).
+
+    Raises TypeError or ValueError (naming it) for a ``u_before`` that is not finite numbers of
+    that shape, and for an ``m`` that is not an integer 1 .. :data:`simlab.guards.MAX_STEPS`.
+    """
+    m = as_count(m, "m", minimum=1, maximum=guards.MAX_STEPS, meaning=" (the number of inputs)")
     value = as_real_array(u_before, name)
     if value.ndim == 0:
         return np.full(m, float(value))
@@ -409,7 +430,7 @@ class DelayLine:
         self.tau = as_delay(tau)
         self.h = as_positive_scalar(h, "h")
         self.initial = as_finite_scalar(initial, "initial")
-        self.d, self.theta = _split(self.tau, self.h)
+        self.d, self.theta = _split(self.tau, self.h, ("tau", "h"))
         self.alpha = self.theta / self.h
         size = self.d + 2
         if size > guards.MAX_STEPS:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from simlab.delay import _split
 from simlab.lti import pade, series, tf2ss
 from simlab.lti.pade_approximant import MAX_PADE_ORDER
 from simlab.results import Result
@@ -79,7 +80,8 @@ class PadeComparison(Result):
     tau : float
         The delay.
     rows : tuple of PadeStep
-        One per order, in the order asked for; :meth:`order` picks one by its order.
+        One per order, in the order asked for; :meth:`order` picks one by its order (ValueError,
+        also a KeyError, for an order not compared).
     """
 
     unpacks_as = ("t", "y")
@@ -90,15 +92,29 @@ class PadeComparison(Result):
     rows: tuple
 
     def order(self, n):
-        """The :class:`PadeStep` of order n (KeyError if it was not computed)."""
+        """The :class:`PadeStep` of order n.
+
+        Raises TypeError if n is not an integer, and ValueError (naming n) if that order was not
+        compared (a subclass of KeyError too, as before).
+        """
+        n = as_count(n, "n", minimum=1, maximum=MAX_PADE_ORDER, meaning=" (a Padé order)")
         for row in self.rows:
             if row.order == n:
                 return row
-        raise KeyError(f"order {n!r} was not compared; the orders are {[row.order for row in self.rows]}.")
+        compared = [row.order for row in self.rows]
+        raise _OrderNotCompared(f"order n = {n} was not compared; the orders are {compared}: pass it in orders= of "
+                                f"compare_pade.")
 
     def __repr__(self):
         return (f"PadeComparison(tau={self.tau:g}, steps={len(self.t) - 1}, "
                 f"orders={tuple(row.order for row in self.rows)})")
+
+
+class _OrderNotCompared(ValueError, KeyError):
+    """An order that :func:`compare_pade` did not compute (a ValueError; a KeyError as it used to be)."""
+
+    def __str__(self):  # KeyError's str would show the message quoted
+        return str(self.args[0])
 
 
 def _as_orders(orders):
@@ -166,8 +182,11 @@ def compare_pade(num, den, tau, t, orders=(1, 2, 3, 4)):
     ------
     TypeError, ValueError
         For num or den that are not a proper transfer function (see :func:`simlab.lti.tf2ss`),
-        tau not finite and positive, a t that is not a uniform increasing grid (see
-        :func:`simlab.similarity.lsim`), or orders that are not distinct integers from 1 to 10.
+        tau not finite and positive or of more than :data:`simlab.guards.MAX_STEPS` grid steps
+        (:func:`simlab.delay.split_delay`), a t that is not a uniform increasing grid (see
+        :func:`simlab.similarity.lsim`), orders that are not distinct integers from 1 to 10, or
+        a product G(s) P_n(s) whose coefficients leave the floating-point range (the message
+        names num, den).
 
     Examples
     --------
@@ -187,11 +206,18 @@ def compare_pade(num, den, tau, t, orders=(1, 2, 3, 4)):
     orders = _as_orders(orders)
     A, B, C, D = tf2ss(num, den)
     t = as_real_array(t, "t", ndim=1)
+    if len(t) > 1 and t[1] > t[0]:  # the delay in grid steps, named tau here (lsim checks the grid)
+        _split(tau, float(t[1] - t[0]), ("tau", "t[1] - t[0]"))
     step = np.ones(len(t))
     exact = lsim(A, B, C, D, step, t, input_delay=tau)
     rows = []
     for n in orders:
-        y_n = lsim(*tf2ss(*series(num, den, *pade(tau, n))), step, t).y
+        try:
+            plant = series(num, den, *pade(tau, n))
+        except ValueError as error:  # the product's coefficients out of range: name the arguments
+            raise ValueError(f"num, den (G(s)) times the Padé approximant of order {n} of tau = {tau!r}: "
+                             f"{error}") from None
+        y_n = lsim(*tf2ss(*plant), step, t).y
         error = np.abs(y_n - exact.y)
         k = int(np.argmax(error))
         before = error[exact.t < exact.t[0] + tau]

@@ -37,6 +37,9 @@ __all__ = ["C2D_METHODS", "PID_METHODS", "c2d", "analog_pid", "digital_pid", "Di
 
 C2D_METHODS = ("zoh", "foh", "tustin", "matched")  #: methods of :func:`c2d`
 PID_METHODS = ("tustin", "matched")  #: methods of :func:`digital_pid`
+#: ``c2d(..., "matched")`` refuses a pole or zero s with |s T - 2 pi j m| (m != 0) below this
+#: times the largest |s T| of its polynomial: e^{sT} is then z = 1 to within rounding (sqrt(eps)).
+MATCHED_RTOL = float(np.sqrt(np.finfo(float).eps))
 
 
 def _check_tf(num, den):
@@ -74,6 +77,27 @@ def _split_origin(poly):
     return poly.size - q.size, q
 
 
+def _refuse_onto_one(roots, kind, T):
+    """ValueError if e^{sT} puts a root s onto z = 1 within rounding: s T = 2 pi j m, m != 0.
+
+    Within rounding: |s T - 2 pi j m| <= :data:`MATCHED_RTOL` times the largest |s T| of the
+    polynomial's roots (np.roots finds them to about eps times that scale, a double root to
+    about sqrt(eps)); e^{sT} - 1 is then rounding noise (1e-16 for s = j, T = 2 pi), not a
+    distance from z = 1, and the gain matched there would be noise too.
+    """
+    sT = roots * T
+    m = np.round(sT.imag / (2 * np.pi))
+    tolerance = MATCHED_RTOL * np.max(np.abs(sT), initial=0.0)
+    onto = np.flatnonzero((m != 0) & (np.abs(sT - 2j * np.pi * m) <= tolerance))
+    if onto.size:
+        s, m = roots[onto[0]], int(m[onto[0]])
+        raise ValueError(
+            f"c2d(method='matched'): T = {T:.6g} maps the {kind} s = {s:.6g} onto z = e^(sT) = 1 "
+            f"(s T = 2 pi j m with m = {m}, to within rounding), where the gain is matched: G(z) "
+            f"would be rounding noise. Choose a T away from the multiples of 2 pi / |Im s| = "
+            f"{2 * np.pi / abs(s.imag):.6g}.")
+
+
 def _matched(num, den, T):
     """Matched pole-zero mapping: z = e^{sT}, zeros at infinity -> z = -1, low-frequency gain kept.
 
@@ -92,12 +116,10 @@ def _matched(num, den, T):
     # z_i = e^{s_i T} for the finite zeros and poles (s = 0 -> z = 1), (z + 1)^r for the rest
     zeros_z = np.concatenate((np.exp(zeros * T), np.ones(k_num), -np.ones(r)))
     poles_z = np.concatenate((np.exp(poles * T), np.ones(k_den)))
+    _refuse_onto_one(poles, "pole", T)
+    _refuse_onto_one(zeros, "zero", T)
     # 1 - e^{sT} = -expm1(sT), to full accuracy when |s| T is small
     one_minus_zeros, one_minus_poles = -np.expm1(zeros * T), -np.expm1(poles * T)
-    if not (np.all(one_minus_zeros != 0) and np.all(one_minus_poles != 0)):
-        raise ValueError(
-            f"c2d(method='matched'): T = {T:.6g} maps a pole or zero s = 2 pi j m / T (m != 0) onto "
-            f"z = 1, where the gain is matched; choose another T.")
     # lim_{s->0} s^k G(s) = q_n(0) / q_d(0);  lim_{z->1} ((z-1)/T)^k G(z) = K_d T^(-k) 2^r P_n / P_d
     low_frequency_gain = q_num[-1] / q_den[-1]
     K_d = (low_frequency_gain * T ** (k_den - k_num) * np.prod(one_minus_poles)
@@ -174,7 +196,10 @@ def c2d(num, den, T, method="zoh"):
         as ``tf2ss``), T not positive, or an unknown method; ValueError also if the discrete
         coefficients overflow (e^{pT} for a pole p with Re(p) T > 709.78, see
         :func:`discretize`, or (2/T)^n for ``"tustin"``), or if, with ``"matched"``, T maps
-        a pole or zero s = 2 pi j m / T onto z = 1.
+        a pole or zero s = 2 pi j m / T (m != 0) onto z = 1: within rounding, that is
+        |s T - 2 pi j m| <= :data:`MATCHED_RTOL` (1.5e-8) times the largest |s T| of the roots of
+        num or den (``[1], [1, 0, 1]`` at T = 2 pi: the poles +-j go to z = 1); the message
+        names the pole or zero and the periods T to avoid.
 
     Examples
     --------
@@ -250,7 +275,8 @@ def analog_pid(Kp, Ki, Kd=0.0, N=None):
     Raises
     ------
     TypeError, ValueError
-        For a gain that is not a finite real number, N not positive, or ``Kd != 0`` without N.
+        For a gain that is not a finite real number, N not positive, ``Kd != 0`` without N, or
+        gains whose sums and products (K_p N + K_d N, K_i N, ...) overflow the floating-point range.
 
     Examples
     --------
@@ -271,13 +297,20 @@ def analog_pid(Kp, Ki, Kd=0.0, N=None):
     integrator = np.array([1.0, 0.0]) if Ki != 0 else np.ones(1)  # s, or none
     lag = np.array([1.0, N]) if N is not None else np.ones(1)  # s + N, or none
     den = np.polymul(integrator, lag)
-    # num = Kp den + Ki den / s + Kd N s den / (s + N)
-    num = Kp * den
-    if Ki != 0:
-        num = np.polyadd(num, Ki * lag)
-    if N is not None:
-        num = np.polyadd(num, Kd * N * np.polymul([1.0, 0.0], integrator))
-    return np.atleast_1d(num).astype(float), den
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported below
+        # num = Kp den + Ki den / s + Kd N s den / (s + N)
+        num = Kp * den
+        if Ki != 0:
+            num = np.polyadd(num, Ki * lag)
+        if N is not None:
+            num = np.polyadd(num, Kd * N * np.polymul([1.0, 0.0], integrator))
+        num = np.atleast_1d(num).astype(float)
+    if not (np.all(np.isfinite(num)) and np.all(np.isfinite(den))):
+        raise ValueError(
+            f"the gains Kp = {Kp!r}, Ki = {Ki!r}, Kd = {Kd!r} and N = {N!r} give coefficients of C(s) "
+            f"beyond the floating-point range (num = {num.tolist()}, den = {den.tolist()}, sums and "
+            f"products of the gains): scale the gains down (change the units of the error or the output).")
+    return num, den
 
 
 def digital_pid(Kp, Ki, Kd, T, method="tustin", N=None):
@@ -318,7 +351,12 @@ def digital_pid(Kp, Ki, Kd, T, method="tustin", N=None):
     """
     num, den = analog_pid(Kp, Ki, Kd, N)
     T = as_positive_scalar(T, "T")
-    return c2d(num, den, T, as_choice(method, "method", PID_METHODS))
+    method = as_choice(method, "method", PID_METHODS)
+    try:
+        return c2d(num, den, T, method)
+    except ValueError as error:  # c2d names num and den: say which gains they came from
+        raise ValueError(f"digital_pid(Kp = {Kp!r}, Ki = {Ki!r}, Kd = {Kd!r}, N = {N!r}, T = {T!r}): "
+                         f"the analog controller C(s) = num/den of these gains cannot be discretized: {error}") from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -390,7 +428,8 @@ class DigitalController:
     Raises
     ------
     TypeError, ValueError
-        For non-numeric or non-finite coefficients, dend[0] = 0, a non-causal D(z), T not positive.
+        For non-numeric or non-finite coefficients, dend[0] = 0 (or so small that dividing by it
+        overflows), a non-causal D(z), T not positive.
 
     Examples
     --------
@@ -418,8 +457,15 @@ class DigitalController:
             raise ValueError(
                 f"numd must not be longer than dend: D(z) = numd/dend with deg numd = {numd.size - 1} > "
                 f"deg dend = {dend.size - 1} is not causal (u_k would need future errors).")
-        object.__setattr__(self, "numd", np.concatenate((np.zeros(dend.size - numd.size), numd)) / dend[0])
-        object.__setattr__(self, "dend", dend / dend[0])
+        with np.errstate(over="ignore", invalid="ignore"):
+            numd, dend = np.concatenate((np.zeros(dend.size - numd.size), numd)) / dend[0], dend / dend[0]
+        if not (np.all(np.isfinite(numd)) and np.all(np.isfinite(dend))):
+            raise ValueError(
+                f"dend[0] = {float(self.dend[0]):.6g} is too small next to the other coefficients of numd and "
+                f"dend: dividing by it (dend[0] = 1) overflows the floating-point range. Scale numd and "
+                f"dend together (multiply both by the same factor).")
+        object.__setattr__(self, "numd", numd)
+        object.__setattr__(self, "dend", dend)
         object.__setattr__(self, "T", as_positive_scalar(self.T, "T"))
         if not isinstance(self.method, str):
             raise TypeError(f"method must be a str (a label), got {describe(self.method)}.")

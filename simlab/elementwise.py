@@ -49,6 +49,7 @@ from simlab.delay import DelayLine, as_delay
 from simlab.integrators import NonFiniteStateError, time_grid
 from simlab.structure import StructureResult, closed_loop
 from simlab.validation import (
+    as_callable,
     as_hold,
     as_input_function,
     as_positive_scalar,
@@ -63,6 +64,7 @@ __all__ = ["ElementCoefficients", "element_kind", "discretize_element", "simulat
 INPUT, OUTPUT = "input", "output"
 
 _LOG_MAX = math.log(np.finfo(float).max)  # 709.78: e^x overflows beyond it
+_HUGE_GAIN = 1e100  # connection weights beyond this are named as the cause of an overflow
 
 
 def element_kind(row):
@@ -221,6 +223,8 @@ def _check_nonlinear(nonlinear, n, T):
         place = _place(key, n, "nonlinear")
         if not hasattr(element, "step"):
             raise TypeError(f"nonlinear[{key!r}] must be a simlab.nonlinear element with .step(u), got {element!r}.")
+        # the loop calls element.step(u) once per step, with u a float
+        as_callable(element.step, f"nonlinear[{key!r}].step", call="step(u)", returns="the element's output y")
         if isinstance(element, DelayLine) and element.h != T:
             raise ValueError(f"nonlinear[{key!r}] is {element!r}, whose sample spacing h is not the step "
                              f"T = {T!r}: pass the delay as delays={{{key!r}: {element.tau!r}}} instead.")
@@ -292,9 +296,13 @@ def _blow_up(outputs, rows, t, T, hold, graph, placed):
     bad = ~np.all(np.isfinite(outputs[:rows]), axis=1)
     step = int(np.argmax(bad)) if bad.any() else rows
     steps = len(t) - 1
+    gains = max(float(np.max(np.abs(graph[1]), initial=0.0)), float(np.max(np.abs(graph[2]), initial=0.0)))
+    why = (f"The connection weights are so large (largest |entry| of W and W0: {gains:.3g}) that the "
+           f"element inputs u = W y + W0 r overflow: scale W and W0 (or the input r) down."
+           if gains > _HUGE_GAIN else _why_unstable(*graph, T, placed))
     return NonFiniteStateError(
         f"simulate_elements: the element outputs became inf or NaN at step {step} of {steps} "
-        f"(t = {t[step]:.6g}) with T = {T:.6g}. {_why_unstable(*graph, T, placed)}",
+        f"(t = {t[step]:.6g}) with T = {T:.6g}. {why}",
         method=f"elementwise-{hold}", step=step, steps=steps, t=float(t[step]), h=T,
     )
 
@@ -335,8 +343,9 @@ def simulate_elements(P, W, W0, Wc, r, t_span, T, hold="zoh", nonlinear=None, de
     ------
     TypeError
         If an argument is not numeric, ``nonlinear`` is not a dict or holds something that is
-        not a nonlinear element, ``delays`` is not a dict, or ``r`` (or what ``r(t)`` returns) is
-        not real.
+        not a nonlinear element (or its ``step`` cannot be called as ``step(u)``), ``delays`` is
+        not a dict, ``r`` is a function that cannot be called as ``r(t)`` (checked before the
+        run, the message shows the signature), or ``r`` (or what ``r(t)`` returns) is not real.
     ValueError
         For the graph errors of :func:`simlab.structure.closed_loop` (a batch P is refused too);
         T not finite and positive or not dividing the span (the message names T); a bad
@@ -348,14 +357,23 @@ def simulate_elements(P, W, W0, Wc, r, t_span, T, hold="zoh", nonlinear=None, de
     NonFiniteStateError
         If the element outputs become inf or NaN, as :func:`simlab.structure.simulate` does:
         the message names the step and T, and says whether the continuous loop is itself
-        unstable or the method's one-step lag made it grow (then a smaller T helps).
+        unstable or the method's one-step lag made it grow (then a smaller T helps), or names
+        W and W0 when their entries are beyond 1e100; if the output y = Wc x overflows while
+        the element outputs are finite (the message names Wc).
     """
     P, W, W0, Wc = as_structure_graph(P, W, W0, Wc)
     if P.ndim != 2:
         raise ValueError("simulate_elements takes one parameter set P of shape (n, 4), not a batch.")
+    if callable(r):  # called as r(t_k) at every grid time: the signature is checked before the run
+        as_callable(r, "r", call="r(t)", returns=f"a number or a vector of q = {W0.shape[1]} input values")
     n = len(P)
     t, T = _grid(t_span, T)
-    coefficients = [discretize_element(row, T, hold) for row in P]
+    coefficients = []
+    for i, row in enumerate(P):
+        try:
+            coefficients.append(discretize_element(row, T, hold))
+        except ValueError as error:  # name the row of P it came from
+            raise ValueError(f"P[{i}] (element {i + 1}): {error}") from None
     Phi = np.array([c.Phi for c in coefficients])
     Gamma = np.array([c.Gamma for c in coefficients])
     Gamma_hat = np.array([c.Gamma_hat for c in coefficients])
@@ -404,7 +422,15 @@ def simulate_elements(P, W, W0, Wc, r, t_span, T, hold="zoh", nonlinear=None, de
                 raise _blow_up(outputs, k + 2, t, T, hold, graph, placed)
     if not np.all(np.isfinite(outputs)):
         raise _blow_up(outputs, len(t), t, T, hold, graph, placed)
-    y_out = outputs @ Wc.T
+    with np.errstate(over="ignore", invalid="ignore"):
+        y_out = outputs @ Wc.T  # y = Wc x
+    if not np.all(np.isfinite(y_out)):
+        k = int(np.argmax(~np.all(np.isfinite(y_out), axis=1)))
+        raise NonFiniteStateError(
+            f"simulate_elements: the system output y = Wc x overflowed to inf or NaN at step {k} (t = "
+            f"{t[k]:.6g}) while the element outputs x stayed finite (largest |x| "
+            f"{float(np.max(np.abs(outputs))):.3g}, largest |entry| of Wc {float(np.max(np.abs(Wc))):.3g}): "
+            f"scale Wc down.", method=f"elementwise-{hold}", step=k, steps=len(t) - 1, t=float(t[k]), h=T)
     if y_out.shape[1] == 1:
         y_out = y_out[:, 0]
     return StructureResult(t=t, x=outputs, y=y_out, method=f"elementwise-{hold}", seed_compatible=False)

@@ -13,6 +13,12 @@ Two more stop the methods of issue 16: a variable-step run whose step collapses 
 resolution of t (:class:`StepSizeTooSmallError`, scipy's "step size too small") and an
 implicit step whose Newton iteration does not converge (:class:`NewtonConvergenceError`).
 
+The adaptive and iterative methods (:func:`simlab.rkf45`, :func:`simlab.trapezoidal`,
+:func:`simlab.bdf2`) also have a work and time limit (issue 23): a run that reaches it, or that
+can be seen not to finish within it, stops with a :class:`WorkLimitError` that names the limit,
+the cause (a stiff problem, a discontinuity in f, a tolerance too tight) and the fix.
+:data:`DEFAULT_MAX_TIME` is their default wall-clock limit; :class:`Stopwatch` measures it.
+
 The fixed-step integrators of :mod:`simlab.integrators` and every simulator built on them use
 these guards.
 """
@@ -20,11 +26,15 @@ these guards.
 from __future__ import annotations
 
 import contextlib
+import time
 
 import numpy as np
 
+from simlab.validation import as_positive_scalar
+
 __all__ = ["NonFiniteStateError", "UnstableRunError", "StepSizeTooSmallError", "NewtonConvergenceError",
-           "MAX_STEPS", "GROWTH_LIMIT", "check_step_count", "unstable_growth_allowed"]
+           "WorkLimitError", "MAX_STEPS", "GROWTH_LIMIT", "DEFAULT_MAX_TIME", "STATE_LIMIT", "Stopwatch",
+           "as_max_time", "check_state_size", "check_step_count", "unstable_growth_allowed"]
 
 _SETTINGS = {"stop_unstable": True}
 
@@ -103,12 +113,99 @@ class StepSizeTooSmallError(FloatingPointError):
     The message names t and h. It means the solution cannot be followed to the tolerances there:
     a singularity (x' = x^2 blows up at a finite t), a discontinuity that no step size resolves,
     or a stiff system pushed to very tight tolerances. Besides the message it carries
-    ``method``, ``step`` (accepted steps so far), ``t`` and ``h``.
+    ``method``, ``step`` (accepted steps so far), ``t``, ``h`` and ``cause``: ``"non-finite"``
+    (f returned inf or NaN in the steps tried), ``"overflow"`` (the state or its slope is so
+    close to the float64 range that the arithmetic of a step overflows), ``"discontinuity"`` (the error estimate shrank
+    far more slowly than h^5 as the step was cut at the same t: f jumps there), ``"singularity"``
+    (anything else: the solution changes faster than any step can follow), or None.
     """
 
-    def __init__(self, message, *, method=None, step=None, t=None, h=None):
+    def __init__(self, message, *, method=None, step=None, t=None, h=None, cause=None):
         super().__init__(message)
-        self.method, self.step, self.t, self.h = method, step, t, h
+        self.method, self.step, self.t, self.h, self.cause = method, step, t, h, cause
+
+
+#: Default wall-clock limit (s) of :func:`simlab.rkf45`, :func:`simlab.trapezoidal` and
+#: :func:`simlab.bdf2` (their ``max_time``): long enough for any problem of the course, short
+#: enough that a hopeless run ends while the student is still watching. Pass a larger
+#: ``max_time`` (or None, no limit) for a long run.
+DEFAULT_MAX_TIME = 30.0
+
+
+class WorkLimitError(ValueError):
+    """A run stopped at its work or time limit, or early because it cannot finish within it.
+
+    A ValueError, like :func:`check_step_count`'s refusal: the arguments (the tolerances, the
+    step, the problem) ask for more work than the limits allow. The message names the limit, the
+    cause and the fix. Besides it the error carries ``method``, ``limit`` (the argument that
+    stopped the run: ``"max_steps"``, ``"max_rejected"``, ``"max_nfev"`` or ``"max_time"``),
+    ``cause`` (``"stiff"``, ``"discontinuity"``, ``"tolerance"`` or None), ``t`` and ``h`` (where
+    the run stopped), ``n_accepted``, ``n_rejected``, ``nfev`` and ``elapsed`` (seconds); each is
+    None when the raiser did not know it.
+    """
+
+    def __init__(self, message, *, method=None, limit=None, cause=None, t=None, h=None, n_accepted=None,
+                 n_rejected=None, nfev=None, elapsed=None):
+        super().__init__(message)
+        self.method, self.limit, self.cause, self.t, self.h = method, limit, cause, t, h
+        self.n_accepted, self.n_rejected, self.nfev, self.elapsed = n_accepted, n_rejected, nfev, elapsed
+
+
+class Stopwatch:
+    """Wall-clock time of a run against its limit ``max_time`` (seconds, or None: no limit).
+
+    ``elapsed()`` is the time since the watch was made; ``expired()`` is true once it exceeds
+    ``max_time``.
+
+    Examples
+    --------
+    >>> from simlab.guards import Stopwatch
+    >>> watch = Stopwatch(30.0)
+    >>> watch.expired(), watch.elapsed() < 30.0
+    (False, True)
+    """
+
+    def __init__(self, max_time):
+        self.max_time, self.start = max_time, time.perf_counter()
+
+    def elapsed(self):
+        return time.perf_counter() - self.start
+
+    def expired(self):
+        return self.max_time is not None and self.elapsed() > self.max_time
+
+
+#: Largest |x0| that :func:`simlab.rkf45`, :func:`simlab.trapezoidal` and :func:`simlab.bdf2`
+#: accept: 1/64 of the float64 range (2.8e306). A step adds several multiples of x and h f(t, x)
+#: (Fehlberg's stage weights reach 8, BDF2's predictor is 2 x_k - x_(k-1)), which must not overflow.
+STATE_LIMIT = float(np.finfo(float).max) / 64
+
+
+def check_state_size(x0, name="x0"):
+    """Refuse an initial state too close to the float64 range for the arithmetic of a step.
+
+    Raises
+    ------
+    ValueError
+        If an entry of ``x0`` exceeds :data:`STATE_LIMIT` in magnitude; the message names the
+        argument, the entry and the fix (rescale the model).
+    """
+    largest = float(np.max(np.abs(x0))) if np.size(x0) else 0.0
+    if largest > STATE_LIMIT:
+        raise ValueError(
+            f"{name} has an entry of magnitude {largest:.3g}, too close to the float64 range (1.8e308) for the "
+            f"arithmetic of a step, which adds several multiples of x and h f(t, x): rescale the model (other "
+            f"units) so that every |{name}| <= {STATE_LIMIT:.3g}.")
+
+
+def as_max_time(max_time):
+    """Check a wall-clock limit: a positive finite number of seconds, or None (no limit)."""
+    if max_time is None:
+        return None
+    try:
+        return as_positive_scalar(max_time, "max_time")
+    except ValueError as error:
+        raise ValueError(f"{error} max_time is a number of seconds > 0; None means no limit.") from None
 
 
 class NewtonConvergenceError(ArithmeticError):

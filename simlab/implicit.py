@@ -19,7 +19,11 @@ is solved by Newton's iteration (牛顿迭代)
     y <- y - (I - gamma h J(y))^{-1} G(y),     J = df/dx,  gamma = 1/2 (trapezoidal), 2/3 (BDF2),
 
 with J from the user's ``jac`` or by forward differences, until the correction is below
-``tol`` (relative to the size of the state). Both methods have order 2 and are A-stable (R(z) =
+``tol`` (relative to the size of the state; :data:`TOL_MIN` <= tol <= :data:`TOL_MAX`), in at most
+``max_iter`` iterations per step (at most 1000). A run also stops at its wall-clock limit
+``max_time`` (:class:`simlab.guards.WorkLimitError`), and an f that returns NaN or inf during the
+run is named as the cause (:class:`simlab.guards.NonFiniteStateError`), not taken for a Newton
+failure. Both methods have order 2 and are A-stable (R(z) =
 (1 + z/2) / (1 - z/2) for the trapezoidal rule); BDF2 is also L-stable (it damps the fastest
 modes completely, where the trapezoidal rule lets them ring with R(-inf) = -1).
 (:func:`trapezoidal`, :func:`bdf2`.)
@@ -38,19 +42,33 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab.guards import NewtonConvergenceError
+from simlab.guards import (
+    DEFAULT_MAX_TIME,
+    NewtonConvergenceError,
+    Stopwatch,
+    WorkLimitError,
+    as_max_time,
+    check_state_size,
+)
 from simlab.integrators import NonFiniteStateError, Trajectory, _prepare_rhs, time_grid
 from simlab.validation import (
+    as_callable,
     as_count,
     as_finite_scalar,
     as_initial_state,
     as_positive_scalar,
-    as_real_array,
+    as_state,
     as_state_equation,
     describe,
 )
 
-__all__ = ["backward_euler_linear", "trapezoidal", "bdf2", "ImplicitTrajectory", "NewtonConvergenceError"]
+__all__ = ["backward_euler_linear", "trapezoidal", "bdf2", "ImplicitTrajectory", "NewtonConvergenceError", "TOL_MIN",
+           "TOL_MAX"]
+
+#: Smallest Newton tolerance, 100 eps = 2.2e-14: a correction below it is lost in the rounding of x.
+TOL_MIN = 100 * float(np.finfo(float).eps)
+#: Largest Newton tolerance: a correction of 1 % of the state still left would pass an unconverged iterate.
+TOL_MAX = 1e-2
 
 
 def backward_euler_linear(A, B, u, t_span, x0, h):
@@ -187,13 +205,19 @@ class ImplicitTrajectory(Trajectory):
 
 
 def _difference_jacobian(f, t, y, F, shape):
-    """J_ij ~ (f_i(t, y + delta_j e_j) - f_i(t, y)) / delta_j, delta_j = sqrt(eps) max(1, |y_j|)."""
+    """J_ij ~ (f_i(t, y + delta_j e_j) - f_i(t, y)) / delta_j, delta_j = sqrt(eps) max(1, |y_j|).
+
+    Returns None if f returns NaN or inf at a shifted point (the caller names f).
+    """
     J = np.empty((y.size, y.size))
     for j in range(y.size):
         delta = np.sqrt(np.finfo(float).eps) * max(1.0, abs(y[j]))
         shifted = y.copy()
         shifted[j] += delta
-        J[:, j] = (np.reshape(f(t, shifted.reshape(shape)[()]), -1) - F) / delta
+        F_shifted = np.reshape(f(t, shifted.reshape(shape)[()]), -1)
+        if not np.all(np.isfinite(F_shifted)):
+            return None
+        J[:, j] = (F_shifted - F) / delta
     return J
 
 
@@ -213,22 +237,36 @@ def _user_jacobian(jac, n):
 
 
 class _Newton:
-    """Solves G(y) = y - c - gamma h f(t, y) = 0 by Newton's iteration; counts iterations."""
+    """Solves G(y) = y - c - gamma h f(t, y) = 0 by Newton's iteration; counts iterations, watches the time."""
 
-    def __init__(self, f, jacobian, shape, tol, max_iter, method, t_grid, h):
+    def __init__(self, f, jacobian, shape, tol, max_iter, method, t_grid, h, watch):
         self.f, self.jacobian, self.shape = f, jacobian, shape
         self.tol, self.max_iter, self.method, self.t, self.h = tol, max_iter, method, t_grid, h
-        self.njev = 0
+        self.njev, self.watch = 0, watch
+
+    def slope(self, k, y, where):
+        """f(t_k, y) as a flat array; NonFiniteStateError naming f if it is NaN or inf (y itself is finite)."""
+        if not np.all(np.isfinite(y)):
+            raise self._state_overflow(k, where)
+        F = np.reshape(self.f(float(self.t[k]), y.reshape(self.shape)[()]), -1)
+        if not np.all(np.isfinite(F)):
+            raise self.f_not_finite(k, y, where)
+        return F
 
     def solve(self, k, c, gamma_h, y):
         """x_k from the predictor y; returns (x_k, iterations)."""
+        if self.watch.expired():
+            raise self._out_of_time(k)
         t, n = float(self.t[k]), y.size
         residual, correction = np.inf, np.inf
         for iteration in range(1, self.max_iter + 1):
-            F = np.reshape(self.f(t, y.reshape(self.shape)[()]), -1)
-            G = y - c - gamma_h * F  # the residual of the implicit equation
+            F = self.slope(k, y, f"at Newton iteration {iteration}")
+            with np.errstate(over="ignore", invalid="ignore"):
+                G = y - c - gamma_h * F  # the residual of the implicit equation
             residual = float(np.max(np.abs(G))) if n else 0.0
             J = self.jacobian(self.f, t, y, F, self.shape)  # J = df/dx at y
+            if J is None:
+                raise self.f_not_finite(k, y, f"in a difference quotient of the Jacobian at Newton iteration {iteration}")
             self.njev += 1
             try:
                 delta = np.linalg.solve(np.eye(n) - gamma_h * J, G)  # (I - gamma h J) delta = G
@@ -243,6 +281,32 @@ class _Newton:
         raise self._failure(k, self.max_iter, residual,
                             f"the last correction was {correction:.3g}, above tol = {self.tol:g} times the state")
 
+    def f_not_finite(self, k, y, where):
+        steps, t = len(self.t) - 1, float(self.t[k])
+        largest = float(np.max(np.abs(y))) if y.size else 0.0
+        return NonFiniteStateError(
+            f"{self.method}: f returned NaN (or inf) at t = {t:.6g} (step {k} of {steps}, h = {self.h:.6g}, {where}, "
+            f"largest |x| there {largest:.3g}): check f there for a division by zero, the log or square root of a "
+            f"negative number, or an overflow. (If f is finite along the solution, a smaller h keeps Newton's "
+            f"iterates closer to it.)", method=self.method, step=k, steps=steps, t=t, h=self.h)
+
+    def _state_overflow(self, k, where):
+        steps, t = len(self.t) - 1, float(self.t[k])
+        return NonFiniteStateError(
+            f"{self.method}: the state left the float64 range (1.8e308) in step {k} of {steps} (t = {t:.6g}, "
+            f"h = {self.h:.6g}, {where}): the solution grows beyond it (an unstable system: shorten t_span), or "
+            f"the state is too large for the arithmetic of a step (rescale the model, other units).",
+            method=self.method, step=k, steps=steps, t=t, h=self.h)
+
+    def _out_of_time(self, k):
+        steps, elapsed, t = len(self.t) - 1, self.watch.elapsed(), float(self.t[k - 1])
+        return WorkLimitError(
+            f"{self.method} stopped at t = {t:.6g} after {k - 1:,} of {steps:,} steps and {elapsed:.2g} s, beyond "
+            f"max_time = {self.watch.max_time:g} s: at this pace the run needs about {elapsed * steps / max(k - 1, 1):,.0f} "
+            f"s in all. Use a larger h (an implicit method's step is limited by accuracy only), pass the Jacobian as "
+            f"jac (fewer evaluations of f), or raise max_time (None: no limit).",
+            method=self.method, limit="max_time", t=t, h=self.h, n_accepted=k - 1, elapsed=elapsed)
+
     def _failure(self, k, iterations, residual, why):
         steps, t = len(self.t) - 1, float(self.t[k])
         return NewtonConvergenceError(
@@ -253,21 +317,34 @@ class _Newton:
             method=self.method, step=k, steps=steps, t=t, h=self.h, residual=residual, iterations=iterations)
 
 
-def _implicit_run(f, t_span, x0, h, jac, tol, max_iter, method):
-    """The fixed-step loop of both methods: grid, checks, the Newton solver; (t, xs, newton, counts)."""
-    t, h = time_grid(t_span, h)
-    x0 = as_real_array(x0, "x0")
+def _as_tol(tol):
+    """The Newton tolerance within its documented bounds TOL_MIN <= tol <= TOL_MAX."""
     tol = as_positive_scalar(tol, "tol")
+    if not TOL_MIN <= tol <= TOL_MAX:
+        why = ("below it, the rounding of x (eps = 2.2e-16) keeps the correction from ever getting there"
+               if tol < TOL_MIN else "above it, an iterate that still moves by more than 1 % passes as the solution")
+        raise ValueError(f"tol = {tol!r} is outside its bounds 100 eps = {TOL_MIN:.3g} <= tol <= {TOL_MAX:g}: {why}. "
+                         f"The default 1e-10 suits most problems.")
+    return tol
+
+
+def _implicit_run(f, t_span, x0, h, jac, tol, max_iter, max_time, method):
+    """The fixed-step loop of both methods: grid, checks, the Newton solver; (t, xs, newton, counts)."""
+    watch = Stopwatch(as_max_time(max_time))
+    f = as_callable(f, "f", call="f(t, x)")
+    if jac is not None:
+        jac = as_callable(jac, "jac", call="jac(t, x)", returns="the Jacobian df/dx (or pass jac=None)")
+    t, h = time_grid(t_span, h)
+    x0 = as_state(x0, "x0", allow_complex=False)
+    check_state_size(x0, "x0")
+    tol = _as_tol(tol)
     max_iter = as_count(max_iter, "max_iter", minimum=1, maximum=1000, meaning=" (Newton iterations per step)")
-    if jac is not None and not callable(jac):
-        raise TypeError(f"jac must be a function jac(t, x) that returns the Jacobian df/dx, or None, got "
-                        f"{describe(jac)}.")
     jacobian = _difference_jacobian if jac is None else _user_jacobian(jac, x0.size)
     f, calls, _ = _prepare_rhs(f, float(t[0]), x0)
     f_0 = np.reshape(f(float(t[0]), x0.copy()[()]), -1).astype(float)  # the checked f(t0, x0), not counted twice
     xs = np.empty((len(t),) + x0.shape)
     xs[0] = x0
-    newton = _Newton(f, jacobian, x0.shape, tol, max_iter, method, t, h)
+    newton = _Newton(f, jacobian, x0.shape, tol, max_iter, method, t, h, watch)
     return t, h, xs, f_0, newton, calls
 
 
@@ -276,7 +353,7 @@ def _result(t, h, xs, iterations, newton, calls, method):
                               newton_iterations=np.array(iterations, dtype=int), njev=newton.njev)
 
 
-def trapezoidal(f, t_span, x0, h, jac=None, tol=1e-10, max_iter=20):
+def trapezoidal(f, t_span, x0, h, jac=None, tol=1e-10, max_iter=20, *, max_time=DEFAULT_MAX_TIME):
     """Integrate dx/dt = f(t, x) by the implicit trapezoidal rule (梯形法) with Newton's iteration.
 
     .. math::
@@ -289,20 +366,27 @@ def trapezoidal(f, t_span, x0, h, jac=None, tol=1e-10, max_iter=20):
     Parameters
     ----------
     f : callable ``f(t, x)``
-        Right-hand side, returns dx/dt with the shape of ``x``.
+        Right-hand side, returns dx/dt with the shape of ``x`` (signature checked before the
+        first call).
     t_span : (float, float)
         Start and end times (t0, t1), t1 > t0.
     x0 : float or array_like
-        Initial state, real, n values in any shape.
+        Initial state, real, n >= 1 values in any shape.
     h : float
-        Step size; must divide the span.
+        Step size; must divide the span (see :func:`simlab.integrators.time_grid`).
     jac : callable ``jac(t, x)``, optional
-        The Jacobian df/dx, shape (n, n); by default forward differences (n more evaluations
-        of f per Newton iteration).
+        The Jacobian df/dx, shape (n, n) (signature checked before the first call); by
+        default forward differences (n more evaluations of f per Newton iteration).
     tol : float
-        Newton stops when the largest correction is at most tol max(1, max |x|).
+        Newton stops when the largest correction is at most tol max(1, max |x|);
+        ``100 eps = 2.2e-14 <= tol <= 1e-2`` (:data:`TOL_MIN`, :data:`TOL_MAX`): below, the
+        rounding of x keeps the correction from getting there; above, an unconverged iterate
+        would pass as the solution.
     max_iter : int
-        Most Newton iterations per step (1 .. 1000).
+        Most Newton iterations per step (1 .. 1000): the cap of the iteration.
+    max_time : float or None, keyword-only
+        Wall-clock limit of the run in seconds (default
+        :data:`simlab.guards.DEFAULT_MAX_TIME` = 30 s; None: no limit).
 
     Returns
     -------
@@ -313,11 +397,20 @@ def trapezoidal(f, t_span, x0, h, jac=None, tol=1e-10, max_iter=20):
     Raises
     ------
     TypeError, ValueError
-        For bad arguments (named in the message), an f that returns the wrong shape or NaN at
-        the start, or a ``jac`` that does not return a finite (n, n) matrix.
+        For bad arguments (named in the message; ``tol`` outside its bounds, an empty ``x0`` or
+        one with an entry beyond :data:`simlab.guards.STATE_LIMIT` = 2.8e306),
+        an f or jac that cannot be called as ``f(t, x)``, an f that returns the wrong shape or
+        NaN at the start, or a ``jac`` that does not return a finite (n, n) matrix.
+    simlab.guards.NonFiniteStateError
+        If f returns NaN or inf later in the run (at a Newton iterate, in a difference quotient
+        of the Jacobian, or at a new state): the message names f, t and the step; or if the
+        state itself leaves the float64 range.
     simlab.guards.NewtonConvergenceError
         If Newton's iteration does not converge in a step (the message names the step, t, h
         and the residual).
+    simlab.guards.WorkLimitError
+        (a ValueError) If the run takes longer than ``max_time``; the message gives the time
+        the whole run would take.
 
     Examples
     --------
@@ -330,21 +423,21 @@ def trapezoidal(f, t_span, x0, h, jac=None, tol=1e-10, max_iter=20):
     >>> bool(abs(run.final - exact) < 1e-5), int(run.newton_iterations.max())
     (True, 2)
     """
-    t, h, xs, f_k, newton, calls = _implicit_run(f, t_span, x0, h, jac, tol, max_iter, "trapezoidal")
-    f = newton.f
+    t, h, xs, f_k, newton, calls = _implicit_run(f, t_span, x0, h, jac, tol, max_iter, max_time, "trapezoidal")
     iterations = []
     x = np.reshape(xs[0], -1).astype(float)
-    for k in range(len(t) - 1):
-        c = x + (h / 2) * f_k  # x_{k+1} = c + (h/2) f(t_{k+1}, x_{k+1}),  c = x_k + (h/2) f(t_k, x_k)
-        x, count = newton.solve(k + 1, c, h / 2, x + h * f_k)  # predictor: x_k + h f(t_k, x_k)
-        iterations.append(count)
-        xs[k + 1] = x.reshape(xs.shape[1:])
-        if k + 2 < len(t):
-            f_k = np.reshape(f(float(t[k + 1]), xs[k + 1][()]), -1)  # f(t_{k+1}, x_{k+1}) for the next step
+    with np.errstate(over="ignore", invalid="ignore"):  # a state that overflows is named by newton.slope
+        for k in range(len(t) - 1):
+            c = x + (h / 2) * f_k  # x_{k+1} = c + (h/2) f(t_{k+1}, x_{k+1}),  c = x_k + (h/2) f(t_k, x_k)
+            x, count = newton.solve(k + 1, c, h / 2, x + h * f_k)  # predictor: x_k + h f(t_k, x_k)
+            iterations.append(count)
+            xs[k + 1] = x.reshape(xs.shape[1:])
+            if k + 2 < len(t):
+                f_k = newton.slope(k + 1, x, "at the new state")  # f(t_{k+1}, x_{k+1}) for the next step
     return _result(t, h, xs, iterations, newton, calls, "trapezoidal")
 
 
-def bdf2(f, t_span, x0, h, jac=None, tol=1e-10, max_iter=20):
+def bdf2(f, t_span, x0, h, jac=None, tol=1e-10, max_iter=20, *, max_time=DEFAULT_MAX_TIME):
     """Integrate dx/dt = f(t, x) by the second-order backward differentiation formula (BDF2) with Newton.
 
     .. math::
@@ -365,15 +458,16 @@ def bdf2(f, t_span, x0, h, jac=None, tol=1e-10, max_iter=20):
     >>> bool(abs(run.final - exact) < 1e-5), run.method
     (True, 'bdf2')
     """
-    t, h, xs, f_0, newton, calls = _implicit_run(f, t_span, x0, h, jac, tol, max_iter, "bdf2")
+    t, h, xs, f_0, newton, calls = _implicit_run(f, t_span, x0, h, jac, tol, max_iter, max_time, "bdf2")
     previous = np.reshape(xs[0], -1).astype(float)
-    # the start, implicit Euler: x_1 = x_0 + h f(t_1, x_1), from the predictor x_0 + h f(t_0, x_0)
-    x, count = newton.solve(1, previous, h, previous + h * f_0)
-    iterations = [count]
-    xs[1] = x.reshape(xs.shape[1:])
-    for k in range(1, len(t) - 1):
-        c = (4 / 3) * x - (1 / 3) * previous  # x_{k+1} = c + (2/3) h f(t_{k+1}, x_{k+1})
-        previous, (x, count) = x, newton.solve(k + 1, c, 2 * h / 3, 2 * x - previous)  # predictor 2 x_k - x_{k-1}
-        iterations.append(count)
-        xs[k + 1] = x.reshape(xs.shape[1:])
+    with np.errstate(over="ignore", invalid="ignore"):  # a state that overflows is named by newton.slope
+        # the start, implicit Euler: x_1 = x_0 + h f(t_1, x_1), from the predictor x_0 + h f(t_0, x_0)
+        x, count = newton.solve(1, previous, h, previous + h * f_0)
+        iterations = [count]
+        xs[1] = x.reshape(xs.shape[1:])
+        for k in range(1, len(t) - 1):
+            c = (4 / 3) * x - (1 / 3) * previous  # x_{k+1} = c + (2/3) h f(t_{k+1}, x_{k+1})
+            previous, (x, count) = x, newton.solve(k + 1, c, 2 * h / 3, 2 * x - previous)  # predictor 2x_k - x_{k-1}
+            iterations.append(count)
+            xs[k + 1] = x.reshape(xs.shape[1:])
     return _result(t, h, xs, iterations, newton, calls, "bdf2")

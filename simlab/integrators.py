@@ -25,40 +25,13 @@ from typing import Callable
 
 import numpy as np
 
-from simlab.guards import (
-    NonFiniteStateError,
-    UnstableRunError,
-    _first_non_finite,
-    _GrowthMonitor,
-    check_step_count,
-)
+from simlab.guards import NonFiniteStateError, UnstableRunError, _first_non_finite, _GrowthMonitor, check_step_count
 from simlab.results import Result
-from simlab.validation import (
-    as_callable,
-    as_choice,
-    as_finite_scalar,
-    as_positive_scalar,
-    as_real_array,
-    as_time_span,
-    describe,
-)
+from simlab.validation import (as_callable, as_choice, as_finite_scalar, as_positive_scalar, as_real_array,
+                               as_state, as_time_span, describe)
 
-__all__ = [
-    "Method",
-    "Trajectory",
-    "NonFiniteStateError",
-    "UnstableRunError",
-    "check_step_count",
-    "euler",
-    "heun",
-    "rk4",
-    "integrate",
-    "euler_step",
-    "heun_step",
-    "rk4_step",
-    "time_grid",
-    "METHODS",
-]
+__all__ = ["Method", "Trajectory", "NonFiniteStateError", "UnstableRunError", "check_step_count", "euler", "heun",
+           "rk4", "integrate", "euler_step", "heun_step", "rk4_step", "time_grid", "METHODS"]
 
 #: Relative tolerance with which ``h`` must divide the time span.
 GRID_RTOL = 1e-9
@@ -148,12 +121,29 @@ def _rk4_step(f, t, x, h, k1=None):
 
 def _check_step_args(f, t, x, h):
     """Check a single step's arguments, and once what f returns at (t, x)."""
-    as_callable(f)
+    as_callable(f, "f", call="f(t, x)")
     t = as_finite_scalar(t, "t")
     h = as_positive_scalar(h, "h")
-    x = as_real_array(x, "x", allow_complex=True)
+    if not np.isfinite(t + h):
+        raise ValueError(f"h = {h!r} from t = {t!r} reaches t + h = {t + h!r}, beyond the floating-point range "
+                         f"(about 1.8e308); use a step h small compared with the time scale of f.")
+    x = as_state(x, "x")
     fast, _, _ = _prepare_rhs(f, t, x, "x", "t")
     return fast, t, x if x.ndim else x[()], h
+
+
+def _single_step(step, name, f, t, x, h):
+    """One checked step of ``step``: NonFiniteStateError if x_{k+1} is inf or NaN."""
+    f, t, x, h = _check_step_args(f, t, x, h)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        x_next = step(f, t, x, h)
+    if not np.all(np.isfinite(x_next)):
+        scale = float(np.max(np.abs(x))) if np.size(x) else 0.0
+        raise NonFiniteStateError(
+            f"{name}: the step from t = {t!r} with h = {h!r} gave inf or NaN (|x| up to {scale:.3g}): h f(t, x) "
+            f"is beyond the floating-point range (about 1.8e308). Use a smaller h, or a state of a smaller "
+            f"magnitude (rescale the units).", method=name, step=1, steps=1, t=t, h=h)
+    return x_next
 
 
 def euler_step(f, t, x, h):
@@ -177,14 +167,25 @@ def euler_step(f, t, x, h):
     x_next : float or ndarray, shape of ``x``
         State x_{k+1} at t_k + h.
 
+    Raises
+    ------
+    TypeError
+        If ``f`` cannot be called as ``f(t, x)`` (checked before the first call), or an argument
+        is not numeric.
+    ValueError
+        If ``t``, ``x`` or ``h`` is NaN or inf, ``h <= 0``, ``x`` is empty, ``t + h`` is beyond
+        the floating-point range, or ``f`` returns the wrong shape or NaN at (t, x).
+    simlab.guards.NonFiniteStateError
+        If x_{k+1} is inf or NaN (h f(t, x) beyond the floating-point range, for example
+        ``x`` or ``h`` of 1e308).
+
     Examples
     --------
     >>> from simlab import euler_step
     >>> float(euler_step(lambda t, y: t + y, 0.0, 1.0, 0.1))
     1.1
     """
-    f, t, x, h = _check_step_args(f, t, x, h)
-    return _euler_step(f, t, x, h)
+    return _single_step(_euler_step, "euler_step", f, t, x, h)
 
 
 def heun_step(f, t, x, h):
@@ -194,7 +195,7 @@ def heun_step(f, t, x, h):
         K_1 = f(t_k, x_k),\\quad K_2 = f(t_k + h, x_k + h K_1),\\quad
         x_{k+1} = x_k + \\tfrac{h}{2}(K_1 + K_2)
 
-    Parameters and return value as in :func:`euler_step`.
+    Parameters, return value and errors as in :func:`euler_step`.
 
     Examples
     --------
@@ -202,8 +203,7 @@ def heun_step(f, t, x, h):
     >>> round(float(heun_step(lambda t, y: t + y, 0.0, 1.0, 0.1)), 6)
     1.11
     """
-    f, t, x, h = _check_step_args(f, t, x, h)
-    return _heun_step(f, t, x, h)
+    return _single_step(_heun_step, "heun_step", f, t, x, h)
 
 
 def rk4_step(f, t, x, h):
@@ -217,7 +217,7 @@ def rk4_step(f, t, x, h):
 
         x_{k+1} = x_k + \\tfrac{h}{6}(K_1 + 2K_2 + 2K_3 + K_4)
 
-    Parameters and return value as in :func:`euler_step`.
+    Parameters, return value and errors as in :func:`euler_step`.
 
     Examples
     --------
@@ -225,8 +225,7 @@ def rk4_step(f, t, x, h):
     >>> round(float(rk4_step(lambda t, y: t + y, 0.0, 1.0, 0.1)), 8)
     1.11034167
     """
-    f, t, x, h = _check_step_args(f, t, x, h)
-    return _rk4_step(f, t, x, h)
+    return _single_step(_rk4_step, "rk4_step", f, t, x, h)
 
 
 @dataclass(frozen=True)
@@ -290,9 +289,12 @@ def time_grid(t_span, h):
     Raises
     ------
     ValueError
-        If ``h`` does not divide the span (the message gives the nearest step that does), if
-        the grid would take more than :data:`simlab.guards.MAX_STEPS` steps, or if ``h`` is below the
-        resolution of floating-point numbers near the span (the times t_k would repeat).
+        If ``t_span`` is not a pair of finite numbers t0 < t1 (ragged ``(0, [1, 2])`` included)
+        or t1 - t0 overflows; if ``h`` is below the smallest step that can advance t (64 units of
+        roundoff of the largest |t|, and a normal float: a denormal 1e-320 is refused); if the
+        grid would take more than :data:`simlab.guards.MAX_STEPS` steps (counted before any
+        conversion to int); or if ``h`` does not divide the span (the message gives the nearest
+        step that does).
 
     Examples
     --------
@@ -303,8 +305,8 @@ def time_grid(t_span, h):
     """
     t0, t1 = as_time_span(t_span)
     h = as_positive_scalar(h, "h")
-    span = t1 - t0
-    n_steps = round(span / h)
+    span = _grid_span(t0, t1, h)
+    n_steps = round(span / h)  # a whole number below MAX_STEPS: _grid_span checked span / h
     if n_steps < 1 or abs(n_steps * h - span) > GRID_RTOL * span:
         nearest = [span / n for n in {max(n_steps, 1), max(round(span / h + 0.5), 1)}]
         nearest = min(nearest, key=lambda candidate: abs(candidate - h))
@@ -313,55 +315,67 @@ def time_grid(t_span, h):
             f"steps ({span / h:.6g} steps). Use h = {nearest:.12g} "
             f"({round(span / nearest)} steps), or change t_span."
         )
-    resolution = float(np.spacing(max(abs(t0), abs(t1))))
-    if span / n_steps < 64.0 * resolution:
-        raise ValueError(
-            f"h = {h!r} is below the resolution of floating-point times near {max(abs(t0), abs(t1)):.6g} "
-            f"(they are {resolution:.3g} apart there), so the times t_k of t_span = ({t0!r}, {t1!r}) "
-            f"would repeat. Shift the time origin, for example t_span = (0, {span!r})."
-        )
-    check_step_count(n_steps, h, span)
     t = t0 + (span / n_steps) * np.arange(n_steps + 1)
     t[-1] = t1
     return t, span / n_steps
 
 
-def _prepare_rhs(f, t0, x0, state_name="x0", time_name="t0", call="f(t, x)"):
+def _grid_span(t0, t1, h):
+    """t1 - t0, after checking that h can advance t there and that span / h steps fit below MAX_STEPS."""
+    span = t1 - t0
+    if not np.isfinite(span):
+        raise ValueError(f"t_span = ({t0!r}, {t1!r}) is longer than the floating-point range (t1 - t0 = {span!r}); "
+                         f"use a shorter span or other units of time.")
+    largest = max(abs(t0), abs(t1))
+    resolution = float(np.spacing(largest))
+    smallest = max(64.0 * resolution, float(np.finfo(float).tiny))  # and no denormal h (such as 1e-320)
+    if h < smallest:
+        shifted = h >= max(64.0 * float(np.spacing(span)), float(np.finfo(float).tiny))  # t_span = (0, span)
+        fix = f"shift the time origin, t_span = (0, {span!r}) (there h is enough)" if shifted else "use a larger h"
+        raise ValueError(
+            f"h = {h!r} is below the smallest step that can advance t on t_span = ({t0!r}, {t1!r}), "
+            f"{smallest:.3g}: floating-point times near {largest:.6g} are {resolution:.3g} apart, and h must be at "
+            f"least 64 times that (and a normal float, at least {np.finfo(float).tiny:.3g}), or the times t_k "
+            f"would repeat: {fix}.")
+    if span < smallest:  # a whole step h would not fit, and a step that fits could not advance t
+        raise ValueError(f"t_span = ({t0!r}, {t1!r}) is shorter than the smallest step that can advance t there, "
+                         f"{smallest:.3g}: give a longer span (or shift the time origin, or use other units of time).")
+    steps = span / h  # at most about 2**53 / 64 here: h is at least 64 units of roundoff of the largest |t|
+    check_step_count(round(steps), h, span)  # before the grid exists: the count, its memory and the limit
+    return span
+
+
+def _prepare_rhs(f, t0, x0, state_name="x0", time_name="t0", call="f(t, x)", check_signature=True):
     """Call ``f`` once at (t0, x0), check what it returns, and wrap ``f`` for the loop.
 
-    Returns ``(fast, calls, dx0)``, ``dx0`` the checked value of f(t0, x0). ``fast`` is ``f`` that (a) returns the checked value of the first
-    call for the first step's slope f(t0, x0), so that the check costs no extra evaluation,
-    (b) counts the calls of ``f`` (``next(calls)`` is the number of calls so far), and (c) for an
+    Returns ``(fast, calls, dx0)``, ``dx0`` the checked value of f(t0, x0). ``fast`` is ``f`` that
+    (a) returns the checked value of the first call for the first step's slope f(t0, x0), so that
+    the check costs no extra evaluation, (b) counts the calls of ``f`` (``next(calls)`` is the
+    number of calls so far), and (c) for an
     ``f`` that returns lists or ints, converts its value to an array, so that x + h * dx is array
     arithmetic. ``call`` is how the messages write the call (``"f(t, x, u)"`` for a model with
-    an input).
+    an input). Before the first call, f's signature is checked against ``f(t, x)``
+    (:func:`simlab.validation.as_callable`); a caller that wraps the user's function (the real-time
+    loop's f(t, x, u)) checks the user's function itself and passes ``check_signature=False``.
     """
-    as_callable(f)
+    as_callable(f, "f", call="f(t, x)" if check_signature else None)
     dx = f(t0, x0.copy() if isinstance(x0, np.ndarray) else x0)
     try:
         dx_array = np.asarray(dx)
     except (TypeError, ValueError) as exc:
-        raise TypeError(
-            f"{call} must return dx/dt as a number or array, got {describe(dx)}."
-        ) from exc
+        raise TypeError(f"{call} must return dx/dt as a number or array, got {describe(dx)}.") from exc
     if dx_array.dtype == object or dx_array.dtype == bool or not np.issubdtype(dx_array.dtype, np.number):
         raise TypeError(f"{call} must return dx/dt as numbers, got {describe(dx)}.")
     if dx_array.shape != x0.shape:
-        raise ValueError(
-            f"{call} returned dx/dt of shape {dx_array.shape}, but the state {state_name} has shape "
-            f"{x0.shape}; they must be the same. (A common cause: returning a column "
-            f"vector of shape (n, 1) for a state of shape (n,), or a list of lists.)"
-        )
+        raise ValueError(f"{call} returned dx/dt of shape {dx_array.shape}, but the state {state_name} has shape "
+                         f"{x0.shape}; they must be the same. (A common cause: returning a column "
+                         f"vector of shape (n, 1) for a state of shape (n,), or a list of lists.)")
     if np.iscomplexobj(dx_array) and not np.iscomplexobj(x0):
-        raise TypeError(
-            f"{call} returned complex values for a real state {state_name}; pass a complex "
-            f"{state_name} if the state is meant to be complex."
-        )
+        raise TypeError(f"{call} returned complex values for a real state {state_name}; pass a complex "
+                        f"{state_name} if the state is meant to be complex.")
     if not np.all(np.isfinite(dx_array)):
-        raise ValueError(
-            f"{call} returned NaN or inf at the start, {time_name} = {t0!r} (dx/dt = {describe(dx)}); "
-            f"check f for a division by zero or a log of a negative number there."
-        )
+        raise ValueError(f"{call} returned NaN or inf at the start, {time_name} = {t0!r} (dx/dt = {describe(dx)}); "
+                         f"check f for a division by zero or a log of a negative number there.")
     calls = itertools.count(2)  # the check above was the first call
     tick = calls.__next__
     convert = not (isinstance(dx, (np.ndarray, float, np.floating)) and dx_array.dtype.kind in "fc")
@@ -387,15 +401,16 @@ def _check_block(xs, start, stop, t, h, monitor, method):
     bad = _first_non_finite(xs[start + 1 : stop + 1])
     monitor.check(xs, start, stop if bad is None else start + bad, t)  # growth before overflow
     if bad is not None:
-        k_bad = start + 1 + bad
+        k_bad, x0_size = start + 1 + bad, float(np.max(np.abs(xs[0])))
+        huge = (f" The initial state x0 (|x0| up to {x0_size:.3g}) is already near the floating-point limit 1.8e308: "
+                f"rescale the state's units.") if x0_size > 1e150 else ""  # sqrt(1.8e308): x^2 overflows
         raise NonFiniteStateError(
             f"{method}: the state became inf or NaN at step {k_bad} of {n_steps} "
             f"(t = {t[k_bad]:.6g}) with h = {h:.6g}. Explicit methods are only stable "
             f"when h is small compared with the fastest time constant of the system "
             f"(Euler on x' = lambda x needs |1 + h lambda| <= 1); try a smaller h such "
-            f"as {h / 10:.3g}, or check f for a division by zero.",
-            method=method, step=k_bad, steps=n_steps, t=float(t[k_bad]), h=h,
-        )
+            f"as {h / 10:.3g}, or check f for a division by zero.{huge}",
+            method=method, step=k_bad, steps=n_steps, t=float(t[k_bad]), h=h)
 
 
 def integrate(f, t_span, x0, h, method="rk4"):
@@ -427,11 +442,15 @@ def integrate(f, t_span, x0, h, method="rk4"):
     Raises
     ------
     TypeError
-        If ``f`` is not callable or an argument is not numeric.
+        If ``f`` cannot be called as ``f(t, x)`` (its signature is checked before the first
+        call: ``lambda x: x`` is refused with the expected signature) or an argument is not
+        numeric.
     ValueError
-        If ``h <= 0``, ``h`` does not divide the span, the span is reversed or empty, an input
-        contains NaN or inf, ``f`` returns the wrong shape or NaN at the start, or the run would
-        take more than :data:`simlab.guards.MAX_STEPS` steps.
+        If ``h <= 0``, ``h`` does not divide the span, the span is reversed, empty or ragged,
+        ``x0`` is empty, an input contains NaN or inf, ``f`` returns the wrong shape or NaN at
+        the start, or ``h`` or the span breaks a rule of :func:`time_grid` (h below the
+        smallest step that can advance t, such as a denormal 1e-320; more than
+        :data:`simlab.guards.MAX_STEPS` steps).
     UnstableRunError
         If the state grows unstably (a subclass of NonFiniteStateError: the message names the
         step, h L and the estimated stability limit of h), before it overflows.
@@ -446,8 +465,9 @@ def integrate(f, t_span, x0, h, method="rk4"):
     (h L small) runs on. Runs of more than :data:`simlab.guards.MAX_STEPS` steps are refused.
     """
     step = METHODS[as_choice(method, "method", METHODS)].step
+    as_callable(f, "f", call="f(t, x)")
     t, h = time_grid(t_span, h)
-    x0 = as_real_array(x0, "x0", allow_complex=True)
+    x0 = as_state(x0)
     f, calls, dx0 = _prepare_rhs(f, float(t[0]), x0)
 
     n_steps = len(t) - 1

@@ -8,8 +8,15 @@ numba when numba is installed (``pip install simlab[fast]``) and compilation is 
 (environment variable ``SIMLAB_JIT=0``), else the function itself. There is no second
 implementation: numba compiles the very function that runs without it, and every kernel it
 calls (kernels call kernels by name; :func:`compiled` teaches numba those names). Compiled code
-is cached on disk (numba's ``cache=True``), so the compile time (about a second per kernel) is
-paid once per machine.
+is cached on disk (numba's ``cache=True``), so the compile time (about a second per kernel, over
+10 s for the drive and cylinder loops on a loaded machine) is paid once per machine.
+
+A real compilation says so, once per process and kernel, on stderr, before it starts: ``simlab:
+compiling drive_rk4 with numba (once per machine; cached afterwards) ...``. A kernel loaded from
+numba's cache says nothing (the message comes from numba's ``numba:compile`` event, which a cache
+hit does not raise), and neither does a compilation inside a Jupyter kernel: there the cell shows
+that it is busy, and a line on stderr would become an output of the cell (which the notebook
+tests compare with the stored one, and which CI runs with a cold cache).
 
 numba is imported only when a compiled kernel is first asked for: ``import simlab`` stays as
 cheap as without it. ``tests/test_jit.py`` runs every kernel both ways and compares.
@@ -22,6 +29,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 import types
 
 import numpy as np
@@ -97,11 +105,56 @@ def _compile(function, numba):
     twin.__qualname__ = function.__qualname__
     twin.__module__ = function.__module__
     cache = os.path.exists(function.__code__.co_filename)  # no disk cache for code typed at a prompt
-    return numba.njit(cache=cache)(twin)
+    dispatcher = numba.njit(cache=cache)(twin)
+    dispatcher.simlab_kernel = (f"{function.__module__}.{function.__qualname__}", function.__qualname__,
+                                cache)  # for the notice
+    _compile_notice()
+    return dispatcher
+
+
+def _in_jupyter_kernel():
+    """True if stderr is a Jupyter kernel's stream (what is written there becomes a cell output)."""
+    return type(sys.stderr).__module__.split(".")[0] == "ipykernel"
+
+
+def _compile_notice():
+    """The listener (registered once) that announces a real compilation of a kernel on stderr.
+
+    numba raises its ``numba:compile`` event only when it compiles, not when it loads a kernel
+    from its cache; a kernel that calls kernels compiles them inside its own event (one message).
+    """
+    if "notice" not in _STATE:
+        from numba.core import event
+
+        class CompileNotice(event.Listener):
+            def __init__(self):
+                self.announced, self.depth = set(), 0
+
+            def on_start(self, started):
+                dispatcher = (started.data or {}).get("dispatcher")
+                key, name, cache = getattr(dispatcher, "simlab_kernel", (None, None, False))
+                if self.depth == 0 and key is not None and key not in self.announced:
+                    self.announced.add(key)
+                    if not _in_jupyter_kernel():
+                        once = "once per machine; cached afterwards" if cache else "once per process"
+                        print(f"simlab: compiling {name} with numba ({once}) ...", file=sys.stderr, flush=True)
+                self.depth += 1
+
+            def on_end(self, ended):
+                self.depth -= 1
+
+        _STATE["notice"] = CompileNotice()
+        event.register("numba:compile", _STATE["notice"])
+    return _STATE["notice"]
 
 
 def compiled(function):
     """The version of kernel ``function`` to loop with: numba-compiled if enabled, else itself.
+
+    numba compiles on the first call (or loads the result from its cache on disk). A real
+    compilation prints one line on stderr first, once per process and kernel, ``simlab: compiling
+    <kernel> with numba (once per machine; cached afterwards) ...``; nothing is printed
+    for a kernel loaded from the cache, nor in a Jupyter kernel (a cell output would change).
 
     Examples
     --------

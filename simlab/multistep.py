@@ -48,7 +48,7 @@ import numpy as np
 
 from simlab.guards import _GrowthMonitor, check_step_count
 from simlab.integrators import _CHECK_EVERY, Trajectory, _check_block, _prepare_rhs, _rk4_step, time_grid
-from simlab.validation import as_count, as_flag, as_real_array
+from simlab.validation import as_callable, as_count, as_flag, as_state
 
 __all__ = ["adams_coefficients", "adams_bashforth", "adams_bashforth_moulton", "MultistepMethod",
            "MultistepTrajectory", "MULTISTEP_METHODS"]
@@ -202,8 +202,9 @@ def _start(f, t, xs, h, start):
 
 def _run(f, t_span, x0, h, method):
     """The multistep loop: RK4 start, then AB_k (1 evaluation per step) or PECE (2)."""
+    as_callable(f, "f", call="f(t, x)")  # before the grid: a wrong signature is the first thing to fix
     t, h = time_grid(t_span, h)
-    x0 = as_real_array(x0, "x0", allow_complex=True)
+    x0 = as_state(x0)
     f, calls, dx0 = _prepare_rhs(f, float(t[0]), x0)
     n_steps, k = len(t) - 1, method.steps
     check_step_count(n_steps, h, t[-1] - t[0], x0.size, f"a state of {x0.size} values")
@@ -272,8 +273,10 @@ def adams_bashforth(f, t_span, x0, h, order=4):
     Raises
     ------
     TypeError, ValueError
-        As :func:`simlab.integrators.integrate`, and for an ``order`` that is not an integer
-        1 .. 4.
+        As :func:`simlab.integrators.integrate` (an ``f`` that cannot be called as ``f(t, x)``,
+        an empty or ragged argument, an ``h`` below the smallest step that can advance t or of
+        more than :data:`simlab.guards.MAX_STEPS` steps: see
+        :func:`simlab.integrators.time_grid`), and for an ``order`` that is not an integer 1 .. 4.
     simlab.guards.UnstableRunError, simlab.guards.NonFiniteStateError
         If the run grows unstably (h lambda outside the real interval, (-3/10, 0) for AB4) or
         the state becomes inf or NaN; the message names the step.

@@ -14,6 +14,8 @@ Used in lab06 (nonlinear elements) and lab07 (DC motor, regulator limits).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from simlab.validation import as_finite_scalar, as_positive_scalar, as_real_array
@@ -192,13 +194,16 @@ class Relay:
     dead_zone : float
         Half-width d >= 0 of the dead zone (0: none).
     y0 : float
-        Initial output for a relay with hysteresis (default -M).
+        Initial output for a relay with hysteresis (default -M): one of its output levels,
+        -M or M (-M, 0 or M for a relay without hysteresis, whose output does not depend on it).
 
     Notes
     -----
     Raises TypeError or ValueError (naming the argument) unless level is a finite number > 0,
-    hysteresis and dead_zone finite numbers >= 0 (not both > 0) and y0 finite; ``step`` and
-    ``response`` likewise for u. Calling a relay with hysteresis raises TypeError (it has memory).
+    hysteresis and dead_zone finite numbers >= 0 (not both > 0) and y0 one of the output levels
+    (``Relay(1, hysteresis=0.5, y0=7)`` is refused: the message names the levels -1 and 1);
+    ``step`` and ``response`` likewise for u. Calling a relay with hysteresis raises TypeError
+    (it has memory).
 
     Examples
     --------
@@ -217,8 +222,22 @@ class Relay:
             )
         if self.hysteresis > 0 and self.dead_zone > 0:
             raise ValueError("give hysteresis or dead_zone, not both (a combined relay is not modelled).")
-        self.y0 = -self.level if y0 is None else as_finite_scalar(y0, "y0")
+        self.y0 = -self.level if y0 is None else self._output_level(as_finite_scalar(y0, "y0"))
         self.y = self.y0
+
+    def _output_level(self, y0):
+        """y0 if it is one of the relay's outputs (-M, M; and 0 without hysteresis), else ValueError."""
+        M = self.level
+        levels = (-M, M) if self.hysteresis > 0 else (-M, 0.0, M)
+        for level in levels:
+            if math.isclose(y0, level, rel_tol=1e-12, abs_tol=0.0):
+                return level
+        if self.hysteresis > 0:
+            names = f"{-M:g} or {M:g} (-level or +level: a relay with hysteresis is always on or off)"
+        else:
+            names = f"{-M:g}, 0 or {M:g} (-level, 0 or +level)"
+        raise ValueError(f"y0 must be one of the relay's output levels, {names}; got y0 = {y0!r}, "
+                         f"which a relay of level {M:g} cannot output.")
 
     def reset(self):
         """Return to the initial output."""

@@ -46,7 +46,7 @@ from simlab.guards import _GrowthMonitor
 from simlab.integrators import _CHECK_EVERY, _check_block, _prepare_rhs, time_grid
 from simlab.multistep import MULTISTEP_METHODS
 from simlab.results import Result
-from simlab.validation import as_callable, as_choice, as_count, as_real_array, describe
+from simlab.validation import as_callable, as_choice, as_count, as_state, describe
 
 __all__ = ["RealTimeMethod", "REAL_TIME_METHODS", "InputUse", "RealTimeResult", "input_schedule",
            "simulate_real_time", "MISSING_INPUT"]
@@ -332,8 +332,6 @@ class _Sampler:
     """The input device: u read at t0 + j h/m, once per j, checked, kept in order of j."""
 
     def __init__(self, u, t0, t1, frames, m):
-        if not callable(u):
-            raise TypeError(f"u must be a function u(t) that returns the input at time t, got {describe(u)}.")
         self.u, self.t0, self.t1, self.count = u, t0, t1, frames * m
         self.values = {}
         self.shape = None
@@ -412,8 +410,12 @@ def simulate_real_time(f, u, t_span, x0, h, method="rtrk2", samples_per_frame=No
     Raises
     ------
     TypeError, ValueError
-        For bad arguments (named), an f or u that returns the wrong shape or NaN, or a method
-        that is not real-time compatible with ``missing_input="error"``.
+        For bad arguments (named): an ``f`` that cannot be called as ``f(t, x, u)`` or a ``u``
+        that cannot be called as ``u(t)`` (signatures checked before the first call), an empty
+        ``x0``, a ragged ``t_span``, an ``h`` below the smallest step that can advance t or of
+        more than :data:`simlab.guards.MAX_STEPS` frames (:func:`simlab.integrators.time_grid`);
+        an f or u that returns the wrong shape or NaN; or a method that is not real-time
+        compatible with ``missing_input="error"``.
     simlab.guards.UnstableRunError, simlab.guards.NonFiniteStateError
         If the run grows unstably or the state becomes inf or NaN (the message names the step).
 
@@ -428,6 +430,8 @@ def simulate_real_time(f, u, t_span, x0, h, method="rtrk2", samples_per_frame=No
     >>> bool(abs(run.final - exact) < 1e-3), run.nfev, run.n_substituted
     (True, 40, 0)
     """
+    as_callable(f, "f", call="f(t, x, u)")
+    as_callable(u, "u", call="u(t)", returns="the input at time t")
     scheme = REAL_TIME_METHODS[as_choice(method, "method", REAL_TIME_METHODS)]
     t, h = time_grid(t_span, h)
     m = _samples_per_frame(samples_per_frame, scheme)
@@ -438,11 +442,11 @@ def simulate_real_time(f, u, t_span, x0, h, method="rtrk2", samples_per_frame=No
     except ValueError as error:
         raise ValueError(f"{scheme.name} needs {start} earlier slopes and starts with {start} frames of RTRK3; "
                          f"{error}") from None
-    x0 = as_real_array(x0, "x0")
-    as_callable(f)
+    x0 = as_state(x0, allow_complex=False)
     sampler = _Sampler(u, float(t[0]), float(t[-1]), len(t) - 1, m)
     current = [sampler(0)]
-    plant, calls, dx0 = _prepare_rhs(lambda tt, xx: f(tt, xx, current[0]), float(t[0]), x0, call="f(t, x, u)")
+    plant, calls, dx0 = _prepare_rhs(lambda tt, xx: f(tt, xx, current[0]), float(t[0]), x0, call="f(t, x, u)",
+                                     check_signature=False)  # f itself was checked as f(t, x, u) above
 
     def model(tt, xx, uu):  # f(t, x, u), counted, through the checked wrapper
         current[0] = uu

@@ -9,6 +9,7 @@ Used in lab05 and lab06 (structure-graph loops) and lab02 (the seed's RK4 lab).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,8 +33,9 @@ class StepMetrics:
         Percent overshoot sigma = 100 max(0, (peak - y_inf) / y_inf) (%); 0 for a response
         that never exceeds its final value.
     settling_time : float
-        2 % settling time t_s (s): the first grid time after which |y - y_inf| <= 0.02 |y_inf|;
-        NaN if the response has not settled by the end of the grid.
+        2 % settling time t_s (s): the first grid time from which on |y - y_inf| <= 0.02 |y_inf|;
+        t[0] for a response that never leaves the band, NaN if the response is still outside
+        the band at the last grid time.
     """
 
     peak: float
@@ -60,7 +62,8 @@ def step_metrics(t, y, final):
     -------
     StepMetrics
         ``peak``, ``t_peak``, ``overshoot`` (percent, 0 for a response that never exceeds its
-        final value) and ``settling_time`` (NaN if the response has not settled by t[-1]).
+        final value) and ``settling_time``: t[0] if the response never leaves the band (it is
+        settled from the start), NaN if it is still outside the band at t[-1] (not settled).
 
     Raises
     ------
@@ -68,7 +71,9 @@ def step_metrics(t, y, final):
         If ``t``, ``y`` or ``final`` is not numeric (or is complex or bool).
     ValueError
         If ``t`` is not a non-empty, increasing 1-D grid, ``y`` does not have the shape of ``t``,
-        a value is NaN or inf, or ``final`` is 0 (the overshoot is relative to it).
+        a value is NaN or inf, ``final`` is 0 (the overshoot is relative to it), or the overshoot
+        overflows the floating-point range (y of 1e308 against a final value of 1, or a final value
+        of 1e-320 against y of 1: y and final in different units).
 
     Examples
     --------
@@ -78,13 +83,24 @@ def step_metrics(t, y, final):
     >>> m = step_metrics(t, 1 - np.exp(-t), 1.0)
     >>> round(m.settling_time, 2), m.overshoot
     (3.92, 0.0)
+    >>> step_metrics([0.0, 1.0, 2.0], [1.0, 1.0, 1.0], 1.0).settling_time   # never leaves the band
+    0.0
     """
     t, y, final = _check_response(t, y, final)
     peak = int(np.argmax(y))
     outside = np.flatnonzero(np.abs(y - final) > 0.02 * abs(final))
-    settling = float(t[outside[-1] + 1]) if outside.size and outside[-1] + 1 < len(t) else float("nan")
-    return StepMetrics(peak=float(y[peak]), t_peak=float(t[peak]),
-                       overshoot=float(max(0.0, 100.0 * (y[peak] - final) / final)), settling_time=settling)
+    if not outside.size:  # never outside the band: settled from the first sample on
+        settling = float(t[0])
+    else:  # settled at the sample after the last one outside, NaN if that was the last sample
+        settling = float(t[outside[-1] + 1]) if outside[-1] + 1 < len(t) else float("nan")
+    with np.errstate(over="ignore", invalid="ignore"):
+        overshoot = float(max(0.0, 100.0 * (y[peak] - final) / final))
+    if not math.isfinite(overshoot):
+        raise ValueError(
+            f"the overshoot 100 (peak - final) / final overflows the floating-point range for the peak "
+            f"of y, {float(y[peak]):.6g}, and final = {final:.6g}: give y and final in the same unit "
+            f"(final is y(inf) of this response), or scale both.")
+    return StepMetrics(peak=float(y[peak]), t_peak=float(t[peak]), overshoot=overshoot, settling_time=settling)
 
 
 def _check_response(t, y, final):

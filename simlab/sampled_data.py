@@ -20,7 +20,6 @@ from :mod:`simlab.digital`), and the zero-order hold (零阶保持器) keeps u(t
   pole-zero: :func:`simlab.digital.c2d`), the T at which max |z_i| reaches 1.
 
 :func:`intersample_ripple` measures what the samples do not show (纹波, the peak between them).
-
 Used in lab11 (a digital controller sampled at several T) and course/07.
 """
 
@@ -38,15 +37,8 @@ from simlab.guards import NonFiniteStateError
 from simlab.lti import tf2ss
 from simlab.results import Result
 from simlab.similarity import discretize
-from simlab.validation import (
-    as_choice,
-    as_count,
-    as_finite_scalar,
-    as_initial_state,
-    as_instance,
-    as_positive_scalar,
-    as_state_space,
-)
+from simlab.validation import (as_callable, as_choice, as_count, as_finite_scalar, as_initial_state, as_instance,
+                               as_positive_scalar, as_state_space)
 
 __all__ = ["PLANT_METHODS", "DigitalController", "DifferenceEquation", "SampledDataResult",
            "simulate_sampled", "DiscreteClosedLoop", "SampledResponse", "discrete_closed_loop",
@@ -59,9 +51,7 @@ PLANT_METHODS = ("similarity", "rk4")
 MAX_SUBSTEPS = 10_000
 
 
-# ---------------------------------------------------------------------------------------------
-# Checks shared by the simulations
-# ---------------------------------------------------------------------------------------------
+# --- Checks shared by the simulations ---
 
 
 def _plant(A, B, C, D, function):
@@ -74,35 +64,37 @@ def _plant(A, B, C, D, function):
 
 
 def _reference(r):
-    """r as a function of t: a number (a step of that size at t = 0) or a callable."""
+    """r as a function of t: a number (a step of that size at t = 0) or a callable r(t) (signature checked)."""
     if callable(r):
+        as_callable(r, "r", call="r(t)", returns="the reference at time t")
         return lambda t: as_finite_scalar(r(t), f"r(t) at t = {t:g}")
-    value = as_finite_scalar(r, "r")
-    return lambda t: value
+    return lambda t, value=as_finite_scalar(r, "r"): value
 
 
 def _samples(t_end, T, N=1):
-    """K = ceil(t_end / T) sample periods: the run covers [0, K T], K T >= t_end (K N steps refused
-    beyond :data:`simlab.guards.MAX_STEPS`)."""
+    """K = ceil(t_end / T) periods, [0, K T]; K N beyond MAX_STEPS refused (counted as a float: 1e308 / T is inf)."""
     t_end = as_positive_scalar(t_end, "t_end")
-    K = max(1, math.ceil(t_end / T * (1 - 1e-12)))
-    if K * N > guards.MAX_STEPS:
+    ratio = t_end / T * (1 - 1e-12)
+    K = max(1, math.ceil(ratio)) if ratio * N <= guards.MAX_STEPS else None  # ceil(inf) would overflow
+    if K is None or K * N > guards.MAX_STEPS:
+        count = f"{math.ceil(ratio) * N:,}" if ratio * N < 1e15 else f"{ratio * N:.3g}".replace("inf", "over 1.8e308")
         raise ValueError(f"t_end = {t_end:g} s at T = {T:g} s with N = {N} plant steps per period asks for "
-                         f"{K * N:,} steps, beyond simlab.guards.MAX_STEPS = {guards.MAX_STEPS:,}: shorten t_end.")
+                         f"{count} steps, beyond simlab.guards.MAX_STEPS = {guards.MAX_STEPS:,}: shorten t_end.")
     return K
 
 
-def _raise_overflow(function, k, K, T, method):
-    """NonFiniteStateError: the loop's state overflowed at sample k of K."""
+def _raise_overflow(function, k, K, T, method, x0, r):
+    """NonFiniteStateError: the loop's state overflowed at sample k of K (x0, r: its start and references)."""
+    sizes = {"x0": np.max(np.abs(x0)), "r": np.max(np.abs(r), initial=0.0)}
+    big = [f"|{name}| up to {size:.3g}" for name, size in sizes.items() if size > 1e150]  # products overflow
+    start = f", or it started near the floating-point limit ({', '.join(big)})" if big else ""
     raise NonFiniteStateError(
-        f"{function}: the state overflowed at sample {k} of {K} (t = {k * T:.6g}): the loop is unstable at "
-        f"T = {T:g} (see discrete_closed_loop(...).poles) and outgrew the floating-point range; shorten t_end.",
-        method=method, step=k, steps=K, t=k * T, h=T)
+        f"{function}: the state overflowed at sample {k} of {K} (t = {k * T:.6g}): the loop of the plant A, B, C and "
+        f"the controller is unstable at T = {T:g} (see discrete_closed_loop(...).poles){start}, and it outgrew the "
+        f"floating-point range; shorten t_end.", method=method, step=k, steps=K, t=k * T, h=T)
 
 
-# ---------------------------------------------------------------------------------------------
-# Multirate simulation
-# ---------------------------------------------------------------------------------------------
+# --- Multirate simulation ---
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -186,7 +178,7 @@ def simulate_sampled(A, B, C, D, controller, t_end, r=1.0, N=10, plant_method="s
     t_end : float
         The run covers K = ceil(t_end / T) sample periods, [0, K T] (s).
     r : float or callable
-        Reference: a step of this size at t = 0, or r(t), read at the instants.
+        Reference: a step of this size at t = 0, or r(t) (one argument t, checked), read at the instants.
     N : int
         Plant steps per sample period, 1 .. 10000.
     plant_method : {"similarity", "rk4"}
@@ -201,7 +193,8 @@ def simulate_sampled(A, B, C, D, controller, t_end, r=1.0, N=10, plant_method="s
     Raises
     ------
     TypeError, ValueError
-        For a bad argument (named), D != 0, or more than :data:`simlab.guards.MAX_STEPS` steps.
+        For a bad argument (named; an ``r`` not callable as ``r(t)``), D != 0, or more than
+        :data:`simlab.guards.MAX_STEPS` plant steps K N (a t_end of 1e308 included).
     NonFiniteStateError
         If the state overflows (an unstable loop run for very long); ``step`` is the sample k.
 
@@ -234,7 +227,7 @@ def simulate_sampled(A, B, C, D, controller, t_end, r=1.0, N=10, plant_method="s
     with np.errstate(over="ignore", invalid="ignore"):
         for k in range(K + 1):
             if not np.all(np.isfinite(x)):
-                _raise_overflow("simulate_sampled", k, K, T, plant_method)
+                _raise_overflow("simulate_sampled", k, K, T, plant_method, xs[0], r_k[:k])
             xs[k * N] = x
             r_k[k] = reference(t_k[k])
             y_k[k] = c @ x  # the sampler: y_k = C x(t_k)
@@ -246,14 +239,16 @@ def simulate_sampled(A, B, C, D, controller, t_end, r=1.0, N=10, plant_method="s
             for j in range(1, N + 1):  # the plant between t_k and t_{k+1}, step h
                 x = step(x, u_k[k])
                 xs[k * N + j] = x
+        y = xs @ c
+    bad = ~(np.isfinite(y) & np.isfinite(u_fine))  # y or u overflowed from a finite state (a huge r or C)
+    if bad.any():
+        _raise_overflow("simulate_sampled", int(np.argmax(bad)) // N, K, T, plant_method, xs[0], r_k)
     t = np.concatenate([t_k[k] + h * np.arange(N) for k in range(K)] + [t_k[-1:]])
-    return SampledDataResult(t=t, y=xs @ c, u=u_fine, x=xs, t_k=t_k, y_k=y_k, u_k=u_k, e_k=e_k, r_k=r_k,
+    return SampledDataResult(t=t, y=y, u=u_fine, x=xs, t_k=t_k, y_k=y_k, u_k=u_k, e_k=e_k, r_k=r_k,
                              T=T, h=h, N=N, plant_method=plant_method, controller=controller)
 
 
-# ---------------------------------------------------------------------------------------------
-# The discrete closed loop: exact values at the instants, poles in z
-# ---------------------------------------------------------------------------------------------
+# --- The discrete closed loop: exact values at the instants, poles in z ---
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -332,7 +327,7 @@ class DiscreteClosedLoop:
         """:class:`SampledResponse` (y_k, u_k, e_k) for t_k <= K T, K = ceil(t_end / T).
 
         ``r``: a step size or r(t); ``x0``: the plant state at t = 0 (controller at rest).
-        TypeError or ValueError for a bad argument."""
+        TypeError or ValueError for a bad argument (an r not callable as r(t); over MAX_STEPS periods)."""
         K = _samples(t_end, self.T)
         reference = _reference(r)
         xi = np.zeros(len(self.Phi))
@@ -345,11 +340,13 @@ class DiscreteClosedLoop:
             for k in range(K + 1):
                 xs[k] = xi
                 xi = self.Phi @ xi + self.Gamma * r_k[k]  # xi_{k+1} = Phi xi_k + Gamma r_k
-        bad = ~np.all(np.isfinite(xs), axis=1)
-        if bad.any():
-            _raise_overflow("DiscreteClosedLoop.response", int(np.argmax(bad)), K, self.T, "discrete closed loop")
-        y = xs @ self.C
-        return SampledResponse(t=t, y=y, u=xs @ self.Cu + self.Du * r_k, e=r_k - y, r=r_k, x=xs)
+            y = xs @ self.C
+            u, e = xs @ self.Cu + self.Du * r_k, r_k - y
+        bad = ~(np.all(np.isfinite(xs), axis=1) & np.isfinite(y) & np.isfinite(u) & np.isfinite(e))
+        if bad.any():  # the state, or y, u, e computed from it (a huge r or C)
+            _raise_overflow("DiscreteClosedLoop.response", int(np.argmax(bad)), K, self.T, "discrete closed loop",
+                            xs[0], r_k)
+        return SampledResponse(t=t, y=y, u=u, e=e, r=r_k, x=xs)
 
     def __repr__(self) -> str:
         return f"DiscreteClosedLoop(T={self.T:g}, order={len(self.Phi)}, spectral_radius={self.spectral_radius:.6g})"
@@ -418,9 +415,7 @@ def discrete_closed_loop(A, B, C, D, controller):
     return _closed_loop(A, B, C, controller)
 
 
-# ---------------------------------------------------------------------------------------------
-# The stability limit in T
-# ---------------------------------------------------------------------------------------------
+# --- The stability limit in T ---
 
 
 @dataclass(frozen=True)
@@ -455,12 +450,12 @@ def _bracket(radius, T0, T_max):
     """(T_stable, T_unstable) around the crossing of rho(T) = 1 nearest above T -> 0, or None."""
     T_low = T_high = T0
     if radius(T0) >= 1.0:  # little phase margin: step down to a stable T
-        while T_low > 1e-6 * T0:
+        for _ in range(62):  # down to T0 / 1.25^62 ~ 1e-6 T0 (a count: T0 may be a denormal number)
             T_low, T_high = T_low / 1.25, T_low
             if radius(T_low) < 1.0:
                 return T_low, T_high
-        raise ValueError(f"the sampled loop is unstable for every T from {T_low:.3g} to {T0:.3g} (max |z| "
-                         f">= 1): the analog loop is too close to instability; change num, den.")
+        raise ValueError(f"the sampled loop is unstable for every T from {T_low:.3g} to {T0:.3g} (max |z| >= 1): "
+                         f"the analog loop of the plant A, B, C and num/den is too close to instability.")
     while T_high < T_max:
         T_low, T_high = T_high, min(1.25 * T_high, T_max)
         if radius(T_high) >= 1.0:
@@ -515,9 +510,8 @@ def stability_limit(A, B, C, D, num, den, method="tustin", T_max=None):
     method = as_choice(method, "method", C2D_METHODS)
     analog = np.linalg.eigvals(_feedback(A, B, C, *tf2ss(num, den)))  # tf2ss checks num, den
     if np.any(analog.real >= 0) or analog.size == 0:
-        raise ValueError(
-            f"the analog closed loop of the plant and C(s) = num/den must be stable, but its poles are "
-            f"{np.round(analog, 6).tolist()}: the sampled loop is then unstable for small T too. Change num, den.")
+        raise ValueError(f"the analog closed loop of the plant A, B, C and num/den must be stable, but its poles "
+                         f"are {np.round(analog, 6).tolist()}: the sampled loop is unstable for small T too.")
     rates = np.abs(analog)
     T_max = 100.0 / rates.min() if T_max is None else as_positive_scalar(T_max, "T_max")
     count = [0]
@@ -526,7 +520,13 @@ def stability_limit(A, B, C, D, num, den, method="tustin", T_max=None):
         count[0] += 1
         return _closed_loop(A, B, C, DigitalController.from_analog(num, den, T, method)).spectral_radius
 
-    bracket = _bracket(radius, min(0.1 / rates.max(), T_max), T_max)
+    try:
+        bracket = _bracket(radius, T0 := min(0.1 / rates.max(), T_max), T_max)
+    except ValueError as error:  # at the scan's first T; a T_max below 0.1 / max|s_i| set that T
+        if T0 < 0.1 / rates.max():
+            raise ValueError(f"T_max = {T_max!r} is too small to scan from (at T = {T0:.3g} the poles e^(s_i T) round "
+                             f"onto the unit circle, or c2d overflows): {error}") from None
+        raise
     if bracket is None:
         return StabilityLimit(math.inf, method, (T_max, math.inf), np.zeros(0, complex), analog, count[0])
     T_low, T_high = bracket
@@ -536,9 +536,7 @@ def stability_limit(A, B, C, D, num, den, method="tustin", T_max=None):
                           analog, count[0])
 
 
-# ---------------------------------------------------------------------------------------------
-# Inter-sample ripple
-# ---------------------------------------------------------------------------------------------
+# --- Inter-sample ripple ---
 
 
 @dataclass(frozen=True)

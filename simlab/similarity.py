@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import linalg
 
-from simlab import delay, recurrence
+from simlab import delay, guards, recurrence
 from simlab.integrators import GRID_RTOL, NonFiniteStateError
 from simlab.results import Result
 from simlab.validation import (
@@ -53,6 +53,7 @@ LSIM_METHODS = ("block", "schur", "modal", "loop")  #: ways :func:`lsim` runs th
 MODAL_COND_LIMIT = 1e8
 
 _LOG_MAX = math.log(np.finfo(float).max)  # 709.78: e^x overflows beyond it
+_HUGE_INPUT_GAIN = 1e100  # B T beyond this (with A T not) is named as the cause of a failed e^M
 #: How lsim names the sample period in messages (it is given through the grid t).
 _GRID_PERIOD = "T = t[1] - t[0]"
 
@@ -137,15 +138,22 @@ def _discretize(A, B, T, hold, system="A", period="T"):
         )
     with np.errstate(over="ignore", invalid="ignore"):
         E = linalg.expm(M)
-    _require_finite_exponential(E, A, T, system, period)
+    _require_finite_exponential(E, A, B, T, system, period)
     Gamma_hat = E[:n, n + m :] if hold == "foh" else np.zeros((n, m), dtype=E.dtype)
     return E[:n, :n], E[:n, n : n + m], Gamma_hat
 
 
-def _require_finite_exponential(E, A, T, system, period):
-    """ValueError naming A and T when e^M has inf or NaN: why, and the range of T that works."""
+def _require_finite_exponential(E, A, B, T, system, period):
+    """ValueError naming A and T (or B) when e^M has inf or NaN: why, and the range of T that works."""
     if np.all(np.isfinite(E)):
         return
+    a_size, b_size = np.max(np.abs(A), initial=0.0) * T, np.max(np.abs(B), initial=0.0) * T
+    if b_size > _HUGE_INPUT_GAIN and a_size <= _HUGE_INPUT_GAIN:
+        raise ValueError(
+            f"e^(A T) and m(T) are not computable in floating point: B T has entries up to {b_size:.3g} "
+            f"({period} = {T:.6g}, largest |B| {b_size / T:.3g}), so the matrix exponential of "
+            f"[[A T, B T], [0, 0]] leaves the floating-point range. Scale B down (change the unit of "
+            f"the input u).")
     eigenvalues = linalg.eigvals(A)  # A is finite (M was)
     growth = float(np.max(eigenvalues.real))
     if growth * T > _LOG_MAX:
@@ -191,9 +199,8 @@ def discretize(A, B, T, hold="zoh"):
 
     Parameters
     ----------
-    A, B : array_like, shapes (n, n) and (n, m); a vector B of shape (n,) is one input column
-        (the rules of :func:`simlab.validation.as_state_equation`; n = 0, a static gain, gives
-        empty Phi and Gamma)
+    A, B : array_like, shapes (n, n) and (n, m), n >= 1; a vector B of shape (n,) is one input
+        column (the rules of :func:`simlab.validation.as_state_equation`)
     T : float
         Sample period (采样周期), T > 0.
     hold : {"zoh", "foh"}
@@ -207,8 +214,9 @@ def discretize(A, B, T, hold="zoh"):
     Raises
     ------
     TypeError, ValueError
-        For a non-numeric argument; for A not square, B with the wrong number of rows, T not
-        finite and positive, or an unknown hold.
+        For a non-numeric argument; for A not square, A without states (shape (0, 0): a static
+        gain has nothing to discretize), B with the wrong number of rows, T not finite and
+        positive, or an unknown hold.
     ValueError
         Also if Phi or Gamma is beyond the floating-point range: e^{AT} overflows when an
         eigenvalue of A has a real part above 709.78 / T (e^709.78 is the largest double), and
@@ -230,6 +238,9 @@ def discretize(A, B, T, hold="zoh"):
     (1.0, 0.5, 0.25)
     """
     A, B = as_state_equation(A, B)
+    if not len(A):
+        raise ValueError("A must have at least one state, got shape (0, 0): a system without states "
+                         "(a static gain y = D u) has no Phi or Gamma to discretize; lsim simulates it as it is.")
     T = as_positive_scalar(T, "T")
     hold = as_hold(hold)
     Phi, Gamma, Gamma_hat = _discretize(A, B, T, hold)
@@ -354,7 +365,21 @@ def _surely_representable(A, span):
     off = np.abs(A - np.diag(diagonal))
     if min(np.max(diagonal + off.sum(axis=0)), np.max(diagonal + off.sum(axis=1))) * span <= _LOG_MAX:
         return True
-    return float(linalg.eigvalsh((A + A.T) / 2, subset_by_index=[len(A) - 1] * 2)[0]) * span <= _LOG_MAX
+    symmetric = A / 2 + A.T / 2  # (A + A^T) / 2 without overflow for entries near 1.8e308
+    return float(linalg.eigvalsh(symmetric, subset_by_index=[len(A) - 1] * 2)[0]) * span <= _LOG_MAX
+
+
+def _as_input_delay(input_delay, t, T):
+    """tau >= 0, finite, and at most simlab.guards.MAX_STEPS sample periods (the delay line's length)."""
+    tau = delay.as_delay(input_delay, "input_delay")
+    if tau / T > guards.MAX_STEPS:
+        span = float(t[-1] - t[0])
+        raise ValueError(
+            f"input_delay = {tau!r} is {tau / T:.3g} sample periods T = {T:.6g}, more than "
+            f"simlab.guards.MAX_STEPS = {guards.MAX_STEPS:,}. A delay longer than the span "
+            f"t[-1] - t[0] = {span:.6g} only shows u_before: any input_delay above {span:.6g} gives "
+            f"the same response. Use a smaller input_delay (or raise simlab.guards.MAX_STEPS).")
+    return tau
 
 
 def _response(A, B, C, D, u, t, hold, x0, method, input_delay=0.0, u_before=0.0):
@@ -362,7 +387,7 @@ def _response(A, B, C, D, u, t, hold, x0, method, input_delay=0.0, u_before=0.0)
     n = A.shape[0]
     t, u, T = _check_grid_and_input(t, u, B.shape[1])
     hold = as_hold(hold)
-    tau = delay.as_delay(input_delay, "input_delay")
+    tau = _as_input_delay(input_delay, t, T)
     history = delay.as_history(u_before, B.shape[1])
     x0 = np.zeros(n) if x0 is None else as_initial_state(x0, n)
     if not _surely_representable(A, float(t[-1] - t[0])):
@@ -485,7 +510,8 @@ def lsim(A, B, C, D, u, t, hold="zoh", x0=None, method="block", input_delay=0.0,
         How the recurrence is run (see above).
     input_delay : float
         Delay tau >= 0 of the input, in the unit of t: the system is driven by u(t - tau), and
-        y[k] = C x[k] + D u(t_k - tau). Used in lab11 (delay and sampled-data systems).
+        y[k] = C x[k] + D u(t_k - tau); finite and at most ``simlab.guards.MAX_STEPS`` sample
+        periods T. Used in lab11 (delay and sampled-data systems).
     u_before : float or array_like of shape (m,)
         The input before t[0] (default 0), seen by the system until t[0] + tau; ignored when
         tau = 0.
@@ -500,8 +526,9 @@ def lsim(A, B, C, D, u, t, hold="zoh", x0=None, method="block", input_delay=0.0,
     ------
     TypeError, ValueError
         For a non-numeric argument; for wrong shapes, a non-uniform grid, NaN or inf, an unknown
-        hold or method, an input_delay that is negative, NaN or inf, a u_before of the wrong
-        shape; ValueError also for a sample period T = t[1] - t[0] at which e^{AT}
+        hold or method, an input_delay that is negative, NaN or inf or more than
+        ``simlab.guards.MAX_STEPS`` sample periods T (input_delay / T > 1e7 by default; a delay
+        beyond the span shows only u_before anyway), a u_before of the wrong shape; ValueError also for a sample period T = t[1] - t[0] at which e^{AT}
         cannot be computed (see :func:`discretize`).
     NonFiniteStateError
         If an unstable system outgrows the floating-point range: when e^{A (t_N - t_0)}

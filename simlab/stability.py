@@ -134,8 +134,8 @@ def stability_function(method, z):
     TypeError
         If ``z`` is not numeric.
     ValueError
-        For an unknown method, a NaN or inf in ``z``, or a ``z`` so large that R(z) overflows
-        (|z| beyond about 2.6e77 for RK4, 1.8e308 for Euler).
+        For an unknown method, a NaN or inf in ``z``, an empty ``z``, or a ``z`` so large that
+        R(z) overflows (|z| beyond about 2.6e77 for RK4, 1.8e308 for Euler).
 
     Examples
     --------
@@ -144,8 +144,15 @@ def stability_function(method, z):
     (-1+0j)
     """
     coefficients = stability_polynomial(method)
+    return _evaluate(coefficients, _as_z(z), "z")
+
+
+def _as_z(z):
+    """z = h lambda as a float or complex array with at least one value; TypeError or ValueError naming z."""
     z = as_real_array(z, "z", allow_complex=True)
-    return _evaluate(coefficients, z, "z")
+    if z.size == 0:
+        raise ValueError(f"z must hold at least one value z = h lambda, got an empty array of shape {z.shape}.")
+    return z
 
 
 def _evaluate(coefficients, z, names, magnitude=False):
@@ -222,7 +229,8 @@ def characteristic_polynomial(method, z):
     TypeError
         If ``z`` is not numeric.
     ValueError
-        For an unknown method, a NaN or inf in ``z``, or a ``z`` so large that pi overflows.
+        For an unknown method, a NaN or inf in ``z``, an empty ``z``, or a ``z`` so large that pi
+        overflows.
 
     Examples
     --------
@@ -236,7 +244,7 @@ def characteristic_polynomial(method, z):
     [-1.0, 0.5]
     """
     _method(method)
-    z = as_real_array(z, "z", allow_complex=True).astype(complex)
+    z = _as_z(z).astype(complex)
     table = _pi_table(method)
     with np.errstate(over="ignore", invalid="ignore"):
         powers = z[..., None] ** np.arange(len(table))  # z^0, z^1, ...
@@ -276,8 +284,7 @@ def amplification_factor(method, z):
     [0.818856, 1.0, 1.219842]
     """
     if not _method(method):
-        z = as_real_array(z, "z", allow_complex=True)
-        return _evaluate(stability_polynomial(method), z, "z", magnitude=True)
+        return _evaluate(stability_polynomial(method), _as_z(z), "z", magnitude=True)
     coefficients = characteristic_polynomial(method, z)
     k = coefficients.shape[-1] - 1
     companion = np.zeros(coefficients.shape[:-1] + (k, k), dtype=complex)
@@ -394,7 +401,9 @@ def max_stable_step(eigenvalues, method, h_max=1e3):
     Raises
     ------
     ValueError
-        If an eigenvalue has a real part >= 0 (the exact solution itself does not decay).
+        If an eigenvalue has a real part >= 0 (the exact solution itself does not decay), or
+        an eigenvalue or ``h_max`` is a denormal number (below 2.2e-308 in size, where
+        1 / |lambda| or h |lambda| leaves the floating-point range).
 
     Examples
     --------
@@ -413,10 +422,17 @@ def max_stable_step(eigenvalues, method, h_max=1e3):
         raise ValueError(
             f"eigenvalues must all have negative real part for a stability limit, got {lambdas}."
         )
+    tiny = float(np.finfo(float).tiny)  # below it, a denormal number: 1 / |lambda| or h_max is out of range
+    if np.any(np.abs(lambdas) < tiny) or h_max < tiny:
+        name, value = ("h_max", h_max) if h_max < tiny else ("eigenvalues", float(np.min(np.abs(lambdas))))
+        raise ValueError(f"{name} must be at least {tiny:.3g} in size (a normal float), got {value!r}: a denormal "
+                         f"{name} makes the time constant 1/|lambda| or the step h |lambda| leave the float range.")
 
     def stable(h):
         return bool(np.all(amplification_factor(method, h * lambdas) <= 1.0 + 1e-12))
 
+    if np.max(np.abs(lambdas)) * h_max < 1e-6:  # every h |lambda| up to h_max is tiny
+        return float("inf")
     h_low, h_high = 0.0, 1e-6 / np.max(np.abs(lambdas))
     while stable(h_high):
         h_low, h_high = h_high, h_high * 1.05
@@ -452,8 +468,9 @@ def stability_grid(method, re=(-4.0, 1.0), im=(-3.5, 3.5), n=301):
     TypeError
         If ``re`` or ``im`` is not a pair of real numbers, or n is not an integer.
     ValueError
-        For an unknown method; a range with NaN, inf or low >= high; n outside 2 ..
-        :data:`MAX_GRID_POINTS`; or a range so wide that R(z) overflows.
+        For an unknown method; a range with NaN, inf or low >= high, or wider than the
+        floating-point range; n outside 2 .. :data:`MAX_GRID_POINTS`; or a range so wide that
+        R(z) overflows.
 
     Examples
     --------
@@ -464,6 +481,10 @@ def stability_grid(method, re=(-4.0, 1.0), im=(-3.5, 3.5), n=301):
     """
     multistep = _method(method)
     re, im = as_interval(re, "re"), as_interval(im, "im")
+    for name, (low, high) in (("re", re), ("im", im)):
+        if not np.isfinite(high - low):  # linspace would fill the grid with NaN
+            raise ValueError(f"{name} = ({low!r}, {high!r}) is wider than the floating-point range (high - low = inf); "
+                             f"the stability region lies within a few units of 0: use, for example, {name} = (-4, 1).")
     n = as_count(n, "n", minimum=2, maximum=MAX_GRID_POINTS, meaning=" (points per axis)")
     x, y = np.meshgrid(np.linspace(*re, n), np.linspace(*im, n))
     if multistep:

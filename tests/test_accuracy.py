@@ -1,5 +1,7 @@
 """simlab.accuracy: Richardson extrapolation and the observed order, against closed forms and sympy."""
 
+import math
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -86,3 +88,21 @@ def test_shapes_are_kept():
 def test_bad_input_gets_a_clear_error(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+@pytest.mark.parametrize("call, names", [
+    (lambda: richardson([1e308], [-1e308], order=1), "coarse and fine"),
+    (lambda: richardson_error([-1e308], [1e308], order=2), "coarse and fine"),
+    (lambda: observed_order([1e308], [-1e308], [0.0]), "coarse and medium"),
+    (lambda: observed_order([0.0], [1e308], [-1e308]), "medium and fine"),
+])
+def test_runs_whose_difference_overflows_are_refused_not_returned_as_inf(call, names):
+    """Oracle: 1e308 - (-1e308) = 2e308 is beyond the largest float64, 1.8e308 (issue 23)."""
+    with pytest.raises(ValueError, match=rf"{names} differ by more than the floating-point range"):
+        call()
+
+
+def test_observed_order_of_runs_near_the_top_of_the_range_is_finite():
+    """Oracle: log2(1e308 / 1e-300) = 2023.3; the quotient itself would overflow to inf (issue 23)."""
+    p = observed_order([1e308], [0.0], [1e-300])
+    assert abs(p - (math.log2(1e308) - math.log2(1e-300))) < 1e-9

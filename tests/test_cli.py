@@ -141,3 +141,22 @@ def test_module_entry_point_runs():
     result = subprocess.run([sys.executable, "-m", "simlab.course.cli", "list"], capture_output=True,
                             text=True, check=False)
     assert result.returncode == 0 and "lab02" in result.stdout
+
+
+def test_a_message_during_a_run_gets_a_line_of_its_own(tmp_path, capfd, monkeypatch):
+    """numba's first compilation prints on stderr while the progress line is open: the message
+    starts on a new line and the progress line is repeated with its result."""
+    import types
+
+    import simlab.course
+
+    def run():
+        print("simlab: compiling drive_rk4 with numba (once per machine; cached afterwards) ...", file=sys.stderr)
+        return types.SimpleNamespace(figures=(), summary=(("x", "1"),))
+
+    fake = type("Experiment", (), {"name": "lab99", "title": "a lab that compiles", "run": staticmethod(run)})()
+    monkeypatch.setattr(simlab.course, "get", lambda name: fake)
+    assert main(["run", "lab99", "--out", str(tmp_path)]) == 0
+    captured = capfd.readouterr()
+    assert captured.err == "\nsimlab: compiling drive_rk4 with numba (once per machine; cached afterwards) ...\n"
+    assert "[1/1] lab99: a lab that compiles ...[1/1] lab99: a lab that compiles ... done (" in captured.out

@@ -161,7 +161,7 @@ def test_a_delay_longer_than_the_span_gives_the_free_response():
     A, x0 = [[0.0, 1.0], [-2.0, -0.3]], [1.0, -0.5]
     t, u = np.linspace(0, 2, 21), np.ones(21)
     free = lsim(A, [[0.0], [1.0]], [[1.0, 0.0]], 0.0, np.zeros(21), t, x0=x0).y
-    for tau in (2.5, 10.0, 1e300):
+    for tau in (2.5, 10.0, 1e5):  # 1e5 is 1e6 steps of T = 0.1, within simlab.guards.MAX_STEPS
         y = lsim(A, [[0.0], [1.0]], [[1.0, 0.0]], 0.0, u, t, x0=x0, input_delay=tau).y
         assert np.max(np.abs(y - free)) < 1e-14
 
@@ -420,7 +420,7 @@ def test_compare_pade_initial_value_is_minus_one_to_the_n_times_the_plant_feedth
     t_, y = result
     assert t_ is result.t and y is result.y
     assert repr(result) == "PadeComparison(tau=0.5, steps=200, orders=(1, 2, 3, 4))"
-    with pytest.raises(KeyError, match="order 5 was not compared"):
+    with pytest.raises(KeyError, match="order n = 5 was not compared"):
         result.order(5)
 
 
@@ -431,3 +431,38 @@ def test_compare_pade_initial_value_is_minus_one_to_the_n_times_the_plant_feedth
 def test_compare_pade_checks_the_orders(orders, error, message):
     with pytest.raises(error, match=message):
         compare_pade([1.0], [1.0, 1.0], 1.0, np.linspace(0, 1, 11), orders=orders)
+
+
+# ---------------------------------------------------------------------------------------------
+# Extreme input names its argument (issue 23)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_a_delayed_step_whose_exponential_overflows_names_a_and_b():
+    """Rule: B h = 1e307 in the augmented matrix of the sub-step overflows e^M."""
+    with pytest.raises(ValueError, match=r"\[\[A h, B h\], \[0, 0\]\].*B of a moderate size.*1e\+308"):
+        discretize_delay([[0.0, 1.0], [-2.0, -3.0]], [[0.0], [1e308]], T=0.2, tau=0.1)
+
+
+@pytest.mark.parametrize("m, error", [(None, TypeError), (2.5, TypeError), (0, ValueError), (10**20, ValueError)])
+def test_as_history_names_m_the_number_of_inputs(m, error):
+    from simlab.delay import as_history
+
+    with pytest.raises(error, match=r"\bm must be .*number of inputs|\bm must be an integer"):
+        as_history([0.0, 1.0], m)
+
+
+def test_pade_comparison_order_names_n_and_is_still_a_key_error():
+    """Rule: an order that was not compared is a ValueError naming n (and a KeyError, as it was)."""
+    result = compare_pade([1.0], [1.0], 1.0, np.linspace(0, 5, 51), orders=(1, 2))
+    with pytest.raises(ValueError, match=r"order n = 3 was not compared; the orders are \[1, 2\]") as info:
+        result.order(3)
+    assert isinstance(info.value, KeyError)
+    with pytest.raises(TypeError, match=r"n must be an integer"):
+        result.order(True)
+    assert result.order(2).order == 2
+
+
+def test_compare_pade_names_num_when_the_product_with_the_approximant_overflows():
+    with pytest.raises(ValueError, match=r"num, den \(G\(s\)\) times the Padé approximant of order 1"):
+        compare_pade([1e308], [1.0], 1.0, np.linspace(0, 5, 51), orders=(1,))

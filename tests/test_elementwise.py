@@ -213,3 +213,67 @@ def test_element_coefficients_beyond_the_floating_point_range_are_refused(row, T
     with pytest.raises(ValueError, match=r"row = \[.*\] with T = .* has no discrete coefficients in "
                                          r"floating point: " + message):
         discretize_element(row, T)
+
+
+def test_an_input_function_with_the_wrong_signature_is_refused_before_it_is_called():
+    """Rule (issue 23): r is called as r(t); a wrong signature gets a TypeError naming r and the call,
+    before the run (the function is never called)."""
+    calls = []
+
+    def r(t, x):
+        calls.append(t)
+        return 1.0
+
+    with pytest.raises(TypeError, match=r"r must be a function that can be called as r\(t\).*\(t, x\)"):
+        simulate_elements(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, r, (0.0, 1.0), 0.1)
+    assert calls == []
+
+
+def test_a_nonlinear_element_whose_step_has_the_wrong_signature_is_refused():
+    """Rule (issue 23): the loop calls element.step(u); a step(u, v) is named with its place."""
+
+    class TwoInputs:
+        def step(self, u, v):
+            return u
+
+    with pytest.raises(TypeError, match=r"nonlinear\[\(1, 'input'\)\]\.step must be .*step\(u\)"):
+        simulate_elements(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, 1.0, (0.0, 1.0), 0.1,
+                          nonlinear={(1, "input"): TwoInputs()})
+
+
+def test_an_input_function_and_a_custom_element_with_the_right_signatures_run():
+    """Oracle: a custom element y = u and r(t) = 1 give the same run as no element and r = 1."""
+
+    class Identity:
+        def step(self, u):
+            return u
+
+    plain = simulate_elements(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, 1.0, (0.0, 1.0), 0.1)
+    custom = simulate_elements(LOOP_P, LOOP_W, LOOP_W0, LOOP_WC, lambda t: 1.0, (0.0, 1.0), 0.1,
+                               nonlinear={(2, "output"): Identity()})
+    np.testing.assert_array_equal(custom.y, plain.y)
+
+
+def test_an_output_matrix_that_overflows_the_output_is_named():
+    """Rule (no silent inf): element outputs near 10 times Wc = 1e308 overflowed y silently."""
+    from simlab.guards import NonFiniteStateError
+
+    with pytest.raises(NonFiniteStateError, match=r"y = Wc x overflowed .*scale Wc down"):
+        simulate_elements(LOOP_P, LOOP_W, LOOP_W0, [0, 0, 0, 1e308], 10.0, (0.0, 5.0), 0.1)
+
+
+def test_huge_connection_weights_are_named_as_the_cause_of_a_blow_up():
+    """Rule: W0 = 1e308 makes u = W0 r overflow (r = 10); the message names W and W0, not the
+    method's one-step lag."""
+    from simlab.guards import NonFiniteStateError
+
+    with pytest.raises(NonFiniteStateError, match=r"largest \|entry\| of W and W0: 1e\+308"):
+        simulate_elements(LOOP_P, LOOP_W, [1e308, 0, 0, 0], LOOP_WC, 10.0, (0.0, 1.0), 0.1)
+
+
+def test_a_row_of_p_without_discrete_coefficients_is_named_by_its_index():
+    """Rule: discretize_element's error names row; simulate_elements adds which row of P it is."""
+    P = [list(row) for row in LOOP_P]
+    P[2] = [1e-300, 1e-300, 1e300, 0.0]  # C/A = 1e600 overflows
+    with pytest.raises(ValueError, match=r"P\[2\] \(element 3\): row = "):
+        simulate_elements(P, LOOP_W, LOOP_W0, LOOP_WC, 1.0, (0.0, 1.0), 0.1)

@@ -1,6 +1,7 @@
 """Specification of the fixed-step integrators simlab.euler, simlab.heun and simlab.rk4."""
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -265,7 +266,7 @@ def test_non_numeric_initial_state_is_a_type_error():
 
 
 def test_f_not_callable_is_a_type_error():
-    with pytest.raises(TypeError, match=r"f must be a function f\(t, x\)"):
+    with pytest.raises(TypeError, match=r"f must be a function that can be called as f\(t, x\)"):
         simlab.euler([1, 2], (0, 1), 1.0, 0.1)
 
 
@@ -339,3 +340,42 @@ def test_unstable_run_emits_no_numpy_warning(recwarn):
 def test_step_function_validates_h():
     with pytest.raises(ValueError, match=r"h must be positive"):
         simlab.rk4_step(rhs, 0.0, 1.0, -0.1)
+
+
+# ---------------------------------------------------------------------------------------------
+# The single steps refuse an inf or NaN result, and a t + h beyond the floating-point range (issue 23)
+# ---------------------------------------------------------------------------------------------
+
+STEPS = {"euler_step": simlab.euler_step, "heun_step": simlab.heun_step, "rk4_step": simlab.rk4_step}
+
+
+@pytest.mark.parametrize("name", STEPS)
+@pytest.mark.parametrize("x, h", [(1e308, 10.0), (2.0, 1e308), (1e308, 1e308)], ids=["x", "h", "both"])
+def test_a_single_step_that_overflows_raises_instead_of_returning_inf(name, x, h):
+    """Oracle: x + h (-x) with |x| or h of 1e308 is beyond 1.8e308 (or NaN from inf - inf)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no RuntimeWarning on the way to the error
+        where = rf"{name}: the step from t = 0\.0 with h = {h!r}".replace("+", r"\+")
+        with pytest.raises(NonFiniteStateError, match=where) as info:
+            STEPS[name](lambda t, y: -y, 0.0, x, h)
+    assert (info.value.method, info.value.t, info.value.h) == (name, 0.0, h)
+
+
+@pytest.mark.parametrize("name", STEPS)
+def test_a_single_step_whose_end_time_overflows_names_h(name):
+    with pytest.raises(ValueError, match=r"h = 1e\+308 from t = 1e\+308 reaches t \+ h = inf"):
+        STEPS[name](lambda t, y: -y, 1e308, 1.0, 1e308)
+
+
+@pytest.mark.parametrize("name", STEPS)
+def test_a_single_step_near_the_top_of_the_range_still_works(name):
+    """Oracle: y' = -y from 1e307 with h = 0.1 stays finite, close to 1e307 e^-0.1."""
+    x_next = float(STEPS[name](lambda t, y: -y, 0.0, 1e307, 0.1))
+    assert abs(x_next / 1e307 - math.exp(-0.1)) < 0.01
+
+
+@pytest.mark.parametrize("name", ["heun", "rk4"])
+def test_a_run_that_overflows_from_a_huge_x0_names_x0(name):
+    """Oracle: K1 + K2 = -1e308 - 0.9e308 overflows in the first step of y' = -y from 1e308."""
+    with pytest.raises(NonFiniteStateError, match=r"initial state x0 \(\|x0\| up to 1e\+308\) is already near"):
+        METHODS[name](lambda t, y: -y, (0.0, 1.0), 1e308, 0.1)

@@ -700,11 +700,42 @@ def test_tf_poles_zeros_and_dcgain_match_python_control():
         assert G.dcgain() == pytest.approx(float(np.real(control.dcgain(Gc))), rel=1e-10)
 
 
-def test_tf_dcgain_of_integrator_and_of_common_s_factor():
-    """Oracle: limits by hand: 1/s -> inf; s/(s(s+2)) -> 1/2; 0/(s+1) -> 0."""
-    assert TF(1, [1, 0]).dcgain() == np.inf
+def test_tf_dcgain_of_common_s_factor_and_of_zero():
+    """Oracle: limits by hand: s/(s(s+2)) -> 1/2; 0/(s+1) -> 0."""
     assert TF([1, 0], [1, 2, 0]).dcgain() == 0.5
     assert TF(0, [1, 1]).dcgain() == 0.0
+
+
+def test_tf_dcgain_of_an_integrator_is_refused_with_the_pole_named():
+    """Rule (issue 23): no silent inf. python-control's dcgain returns inf for 1/s; simlab raises a
+    ValueError naming the pole at s = 0 and the gain of the asymptote, lim s->0 s G(s) = 1 (by hand)."""
+    assert np.isinf(control.dcgain(control.tf([1], [1, 0])))
+    with pytest.raises(ValueError, match=r"1 pole at s = 0 .*s G\(s\) = 1\b"):
+        TF(1, [1, 0]).dcgain()
+
+
+@pytest.mark.parametrize("other", [None, "1.0", float("nan"), 1 + 2j])
+def test_tf_operators_name_the_other_operand(other):
+    """Rule (campaign): G.feedback(other), G + other, G * other name ``other`` (TF(other) names num)."""
+    G = TF(1, [1, 1])
+    for operation in (G.feedback, G.__add__, G.__mul__):
+        with pytest.raises((TypeError, ValueError), match=r"other \(the second transfer function\)"):
+            operation(other)
+
+
+def test_balred_of_a_system_without_input_output_behaviour_names_a_b_and_c():
+    """Rule: B = 1e-320 makes every Hankel singular value zero; the message names (A, B, C) and |B|."""
+    with pytest.raises(ValueError, match=r"numerically minimal order 0.*\(A, B, C\).*\|B\| 1e-320"):
+        balred([[0.0, 1.0], [-2.0, -3.0]], [[0.0], [1e-320]], [[1.0, 0.0]], [[0.0]], 1)
+
+
+def test_tf_dcgain_of_a_double_integrator_names_both_poles_and_the_gain_of_the_asymptote():
+    """Oracle by hand: 2/(s^2 (s + 4)) has k = 2 poles at s = 0 and lim s->0 s^2 G(s) = 2/4 = 0.5;
+    a common factor s cancels first: s/(s^3 (s + 4)) has the same k and K = 1/4."""
+    with pytest.raises(ValueError, match=r"2 poles at s = 0 .*s\^2 G\(s\) = 0\.5\b"):
+        TF(2, [1, 4, 0, 0]).dcgain()
+    with pytest.raises(ValueError, match=r"2 poles at s = 0 .*s\^2 G\(s\) = 0\.25\b"):
+        TF([1, 0], [1, 4, 0, 0, 0]).dcgain()
 
 
 def test_tf_repr_and_str_show_the_coefficients():

@@ -308,3 +308,12 @@ def test_amplification_factor_of_a_one_step_method_is_the_modulus_of_R():
 def test_bad_arguments_get_a_message_naming_them(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+@pytest.mark.parametrize("call", [lambda f, x0: simlab.adams_bashforth(f, (0.0, 1.0), x0, 0.1, order=3),
+                                  lambda f, x0: simlab.adams_bashforth_moulton(f, (0.0, 1.0), x0, 0.1, order=3)],
+                         ids=["ab3", "abm3"])
+def test_a_run_that_overflows_from_a_huge_x0_names_x0(call):
+    """Oracle: the RK4 start's K1 + 2 (K2 + K3) + K4 on y' = -y from 1e308 overflows (issue 23)."""
+    with pytest.raises(simlab.NonFiniteStateError, match=r"initial state x0 \(\|x0\| up to 1e\+308\)"):
+        call(lambda t, y: -y, 1e308)

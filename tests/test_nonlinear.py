@@ -65,6 +65,26 @@ def test_relay_hysteresis_switches_at_plus_minus_a():
     np.testing.assert_allclose(y, [-1, -1, 1, 1, 1, -1, -1])
 
 
+def test_relay_y0_must_be_one_of_its_output_levels():
+    """Rule (issue 23): a relay with hysteresis outputs -M or M only, so y0 = 7 or 0 is refused and
+    the message names the levels; a relay without hysteresis also outputs 0."""
+    with pytest.raises(ValueError, match=r"y0 must be one of the relay's output levels, -1 or 1 .*y0 = 7"):
+        Relay(1, hysteresis=0.5, y0=7)
+    with pytest.raises(ValueError, match=r"y0 must be .*-2 or 2 .*y0 = 0\.0"):
+        Relay(2.0, hysteresis=0.5, y0=0.0)
+    with pytest.raises(ValueError, match=r"y0 must be .*-2, 0 or 2 .*y0 = 0\.5"):
+        Relay(2.0, dead_zone=0.1, y0=0.5)
+    assert Relay(2.0, dead_zone=0.1, y0=0.0).y0 == 0.0
+
+
+def test_relay_with_hysteresis_starting_on_keeps_its_output_inside_the_loop():
+    """Definition: inside |u| <= a the relay keeps its last output, here y0 = +M."""
+    relay = Relay(1.0, hysteresis=0.5, y0=1.0)
+    np.testing.assert_allclose(relay.response([0.0, 0.4, -0.4, -0.6]), [1, 1, 1, -1])
+    relay.reset()
+    assert relay.step(0.0) == 1.0
+
+
 def test_relay_with_memory_cannot_be_called_statically():
     with pytest.raises(TypeError, match="memory"):
         Relay(1.0, hysteresis=0.2)(0.3)

@@ -21,6 +21,7 @@ import sympy as sp
 from scipy import signal
 
 from simlab.digital import DigitalController, analog_pid, c2d, digital_pid
+from simlab.guards import NonFiniteStateError
 from simlab.sampled_data import (
     discrete_closed_loop,
     intersample_ripple,
@@ -362,3 +363,53 @@ def test_results_unpack_as_t_y():
     np.testing.assert_array_equal(t_k, run.t_k)
     np.testing.assert_allclose(y_k, run.y_k, rtol=1e-13)
     assert "T=0.5" in repr(run) and "N=4" in repr(run)
+
+
+# ---------------------------------------------------------------------------------------------
+# Extreme input names its argument (issue 23)
+# ---------------------------------------------------------------------------------------------
+
+PI_05 = DigitalController.from_analog([2.0, 4.0], [1.0, 0.0], T=0.5)
+
+
+@pytest.mark.parametrize("t_end, error", [(None, TypeError), ("1.0", TypeError), (0.0, ValueError),
+                                          (-1.0, ValueError), (float("inf"), ValueError)])
+def test_t_end_must_be_a_positive_finite_number(t_end, error):
+    with pytest.raises(error, match=r"t_end must be"):
+        simulate_sampled([[-1.0]], [1.0], [1.0], 0.0, PI_05, t_end=t_end)
+
+
+def test_an_overflow_from_a_huge_gain_names_the_plant_and_the_controller():
+    """Oracle: the loop gain C = 1e308 puts the closed-loop pole far outside the unit circle."""
+    with pytest.raises(NonFiniteStateError, match=r"loop of the plant A, B, C and the controller is unstable"):
+        simulate_sampled([[-1.0]], [1.0], [1e308], 0.0, PI_05, t_end=5.0, N=2)
+
+
+def test_an_overflow_from_a_huge_initial_state_names_x0():
+    with pytest.raises(NonFiniteStateError, match=r"started near the floating-point limit \(\|x0\| up to 1e\+308\)"):
+        simulate_sampled([[0.0, 1.0], [-2.0, -3.0]], [0.0, 1.0], [1.0, 0.0], 0.0, PI_05, t_end=2.0,
+                         x0=[1e308, 1e308], plant_method="rk4")
+
+
+def test_stability_limit_names_a_t_max_too_small_to_scan_from():
+    """Rule: Tustin's coefficients grow like (2 / T)^n: at T = 1e-320 they overflow."""
+    with pytest.raises(ValueError, match=r"T_max = 1e-320 is too small to scan from"):
+        stability_limit([[-1.0]], [1.0], [1.0], 0.0, [3.0], [1.0], T_max=1e-320)
+
+
+def test_stability_limit_names_the_plant_when_the_analog_loop_is_unstable():
+    with pytest.raises(ValueError, match=r"analog closed loop of the plant A, B, C and num/den must be stable"):
+        stability_limit([[1.0]], [1.0], [1.0], 0.0, [0.5], [1.0])
+
+
+def test_an_overflow_from_a_huge_reference_names_r():
+    """Oracle: r = 1e308 times the PI gains is beyond 1.8e308 within a few samples."""
+    loop = discrete_closed_loop([[-1.0]], [1.0], [1.0], 0.0, PI_05)
+    with pytest.raises(NonFiniteStateError, match=r"started near the floating-point limit \(\|r\| up to 1e\+308\)"):
+        loop.response(5.0, r=1e308)
+
+
+def test_a_multirate_run_whose_output_overflows_names_r():
+    """Oracle: r = 1e308 with the PI gains 2 + 4/s drives u_k beyond 1.8e308 (the state may stay finite)."""
+    with pytest.raises(NonFiniteStateError, match=r"\|r\| up to 1e\+308"):
+        simulate_sampled([[-1.0]], [1.0], [1.0], 0.0, PI_05, t_end=5.0, r=1e308, N=2)

@@ -736,10 +736,48 @@ def test_lsim_of_a_static_gain_from_tf2ss_is_y_equals_D_u(method, hold):
     assert result.x.shape == (11, 0)
 
 
-def test_discretize_without_states_gives_empty_matrices():
-    """Oracle: e^{AT} and m(T) of a 0x0 A are 0x0 and 0xm."""
-    Phi, Gamma, Gamma_hat = discretize(np.zeros((0, 0)), np.zeros((0, 2)), 0.1, hold="foh")
-    assert (Phi.shape, Gamma.shape, Gamma_hat.shape) == ((0, 0), (0, 2), (0, 2))
+def test_discretize_without_states_is_refused():
+    """Rule (issue 23): a 0 x 0 system has nothing to discretize; refused, not passed silently."""
+    for hold in ("zoh", "foh"):
+        with pytest.raises(ValueError, match=r"A must have at least one state.*\(0, 0\)"):
+            discretize(np.zeros((0, 0)), np.zeros((0, 2)), 0.1, hold=hold)
+        with pytest.raises(ValueError, match="A must have at least one state"):
+            discretize([], [], 0.1, hold=hold)
+
+
+def test_discretize_names_b_when_b_t_is_what_overflows_the_exponential():
+    """Rule: with A T = 0.4 and B T = 1e307, e^M fails because of B; the message names B, not A."""
+    with pytest.raises(ValueError, match=r"B T has entries up to 1e\+307 .*Scale B down"):
+        discretize([[0.0, 1.0], [-2.0, -3.0]], [[0.0], [1e308]], 0.1)
+
+
+def test_lsim_of_entries_near_the_largest_double_names_a():
+    """Rule: (A + A^T)/2 overflowed to inf and scipy said "array must not contain infs or NaNs";
+    now the error of the matrix exponential, naming A."""
+    A = np.array([[0.0, 1.0], [-2.0, -3.0]]) / 3 * 1e308
+    with pytest.raises(ValueError, match=r"\|\|A\|\| T = .* far beyond"):
+        lsim(A, [[0.0], [1.0]], [[1.0, 0.0]], 0.0, np.ones(21), np.linspace(0.0, 1.0, 21))
+
+
+def test_lsim_refuses_an_input_delay_that_overflows_the_step_count():
+    """Rule (issue 23): input_delay = 1e308 was a bare OverflowError; now a ValueError naming it."""
+    t = np.linspace(0.0, 5.0, 6)
+    with pytest.raises(ValueError, match=r"input_delay = 1e\+308 .*MAX_STEPS"):
+        lsim([[-1.0]], [1.0], [1.0], 0.0, np.ones(6), t, input_delay=1e308)
+
+
+def test_lsim_input_delay_limit_is_guards_max_steps_sample_periods(monkeypatch):
+    """Rule: input_delay / T <= simlab.guards.MAX_STEPS (read at call time). Oracle at the limit: a
+    delay beyond the span shows only u_before = 1, so y is the step response 1 - e^{-t} from t[0]."""
+    from simlab import guards
+
+    monkeypatch.setattr(guards, "MAX_STEPS", 100)
+    t = np.linspace(0.0, 5.0, 6)  # T = 1
+    with pytest.raises(ValueError, match=r"input_delay = 101\.0 is 101 sample periods"):
+        lsim([[-1.0]], [1.0], [1.0], 0.0, np.zeros(6), t, input_delay=101.0, u_before=1.0)
+    for method in similarity.LSIM_METHODS:
+        y = lsim([[-1.0]], [1.0], [1.0], 0.0, np.zeros(6), t, input_delay=100.0, u_before=1.0, method=method).y
+        np.testing.assert_allclose(y, 1 - np.exp(-t), rtol=0, atol=1e-14)
 
 
 def test_lti_and_similarity_accept_and_reject_the_same_shapes():

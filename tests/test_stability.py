@@ -116,3 +116,34 @@ def test_stability_function_refuses_z_where_R_overflows():
     with pytest.raises(ValueError, match=r"z: R\(z\) overflows the floating-point range for \|z\| up to "
                                          r"1e\+100; R is a polynomial of degree 4"):
         stability.stability_function("rk4", -1e100)
+
+
+@pytest.mark.parametrize("kwargs, name", [(dict(eigenvalues=[-1.0, -5e-324]), "eigenvalues"),
+                                          (dict(eigenvalues=[-1.0], h_max=1e-320), "h_max")])
+def test_max_stable_step_names_a_denormal_eigenvalue_or_h_max_not_z(kwargs, name):
+    """Rule: below 2.2e-308 (a denormal float) 1 / |lambda| overflows; the message used to name z (issue 23)."""
+    with pytest.raises(ValueError, match=rf"{name} must be at least 2\.23e-308 in size"):
+        stability.max_stable_step(method="rk4", **kwargs)
+
+
+def test_max_stable_step_of_a_tiny_eigenvalue_is_infinite_up_to_h_max():
+    """Oracle: h |lambda| <= h_max 1e-300 <= 1e-7, far inside every stability region: stable up to h_max."""
+    assert stability.max_stable_step([-1e-300], "rk4", h_max=1e3) == np.inf
+    assert stability.max_stable_step([-1e-300], "ab4", h_max=1e293) == np.inf
+
+
+@pytest.mark.parametrize("function, method", [
+    (stability.stability_function, "rk4"), (stability.characteristic_polynomial, "rk4"),
+    (stability.characteristic_polynomial, "ab3"), (stability.amplification_factor, "rk4"),
+    (stability.amplification_factor, "ab3")])
+def test_an_empty_z_is_refused_naming_z(function, method):
+    """Rule: there is nothing to evaluate; an empty result used to come back silently (issue 23)."""
+    with pytest.raises(ValueError, match=r"z must hold at least one value"):
+        function(method, [])
+
+
+@pytest.mark.parametrize("method", ["rk4", "ab2"])
+def test_stability_grid_refuses_a_range_wider_than_the_floating_point_range(method):
+    """Rule: 1e308 - (-1e308) overflows, so the grid would be NaN (issue 23)."""
+    with pytest.raises(ValueError, match=r"re = \(-1e\+308, 1e\+308\) is wider than the floating-point range"):
+        stability.stability_grid(method, re=(-1e308, 1e308))

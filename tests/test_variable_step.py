@@ -15,8 +15,7 @@ import sympy as sp
 from scipy.integrate import solve_ivp
 
 import simlab
-from simlab import guards
-from simlab.guards import NonFiniteStateError, StepSizeTooSmallError
+from simlab.guards import NonFiniteStateError, StepSizeTooSmallError, WorkLimitError
 from simlab.results import Result
 from simlab.stability import fit_order
 from simlab.variable_step import FACTOR_MAX, FACTOR_MIN, FEHLBERG, _fehlberg_step, rkf45
@@ -261,7 +260,9 @@ def test_the_top_level_name_is_the_contract():
     import inspect
 
     assert simlab.rkf45 is rkf45
-    assert str(inspect.signature(simlab.rkf45)) == "(f, t_span, x0, rtol=1e-06, atol=1e-09, h0=None, h_max=None)"
+    assert str(inspect.signature(simlab.rkf45)) == ("(f, t_span, x0, rtol=1e-06, atol=1e-09, h0=None, h_max=None, *, "
+                                                    "max_steps=100000, max_rejected=50000, max_nfev=1000000, "
+                                                    "max_time=30.0)")
 
 
 def test_a_batch_state_of_any_shape_runs():
@@ -343,11 +344,13 @@ def test_f_that_is_nan_at_an_accepted_state_is_a_non_finite_state_error():
     assert caught.value.step == 1 and caught.value.t == pytest.approx(0.1)
 
 
-def test_more_than_max_steps_is_refused_naming_the_tolerances(monkeypatch):
-    monkeypatch.setattr(guards, "MAX_STEPS", 50)
-    with pytest.raises(ValueError, match=r"rkf45: 50 attempted steps by t = .*simlab.guards.MAX_STEPS = 50: "
-                                         r"the tolerances rtol = 1e-10 and atol = 1e-09"):
-        rkf45(van_der_pol, (0.0, 20.0), [2.0, 0.0], rtol=1e-10)
+def test_more_than_max_steps_stops_naming_the_limit_and_the_tolerances():
+    """A smooth non-stiff problem that needs more steps than allowed: no cause but the tolerances."""
+    with pytest.raises(WorkLimitError, match=r"rkf45 stopped at t = .*max_steps = 50 accepted steps\. The "
+                                             r"tolerances rtol = 1e-10 and atol = 1e-09 ask for steps") as caught:
+        rkf45(van_der_pol, (0.0, 20.0), [2.0, 0.0], rtol=1e-10, max_steps=50)
+    error = caught.value
+    assert isinstance(error, ValueError) and (error.limit, error.cause, error.n_accepted) == ("max_steps", None, 50)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -273,7 +273,7 @@ def check_array(title, answer, reference, *, rtol=1e-9, atol=1e-12, alternatives
         The student's result; it must be real (complex, boolean and text answers are never
         correct).
     reference : array_like
-        The reference computed by simlab.
+        The reference computed by simlab: real and finite (not None, NaN or inf).
     rtol, atol : float
         Tolerances of ``numpy.isclose`` (finite, >= 0).
     alternatives : sequence of (array_like, str)
@@ -284,9 +284,26 @@ def check_array(title, answer, reference, *, rtol=1e-9, atol=1e-12, alternatives
     Returns
     -------
     CheckResult
+
+    Raises
+    ------
+    ValueError
+        If ``reference`` is missing (None), not numbers, or holds NaN or inf, or a tolerance is
+        not a finite number >= 0: those are the lab author's errors, never the student's, so
+        they are raised rather than reported as ``[not yet]``.
     """
+    from simlab.validation import describe
+
     rtol, atol = _tolerance(rtol, "rtol"), _tolerance(atol, "atol")
-    reference = np.asarray(reference, dtype=float)
+    given = reference  # the lab's: a missing or non-finite reference is the author's error, not the student's
+    try:
+        reference = np.asarray(given, dtype=float)
+    except (TypeError, ValueError):
+        reference = np.array(np.nan)
+    if given is None or not np.all(np.isfinite(reference)):
+        raise ValueError(f"reference must be an array of finite real numbers computed by the lab, got "
+                         f"{describe(given)}: a missing or non-finite reference is an error in the lab's "
+                         f"check, not in the student's answer.")
     array, problem = _as_real(answer)
     if problem:
         return CheckResult(False, title, f"expected an array of real numbers, {problem}.")
@@ -337,7 +354,9 @@ def check_value(title, answer, reference, *, rtol=1e-6, atol=1e-9, alternatives=
     """Compare a scalar answer with a computed reference; see :func:`check_array`.
 
     The answer must be one real number (a one-element array counts); True/False, complex
-    numbers and text are never correct.
+    numbers and text are never correct. The reference must be one finite real number: None,
+    NaN, inf or several numbers raise ValueError naming ``reference`` (the lab author's error,
+    not the student's), as do tolerances that are not finite numbers >= 0.
 
     Examples
     --------
@@ -347,7 +366,18 @@ def check_value(title, answer, reference, *, rtol=1e-6, atol=1e-9, alternatives=
     >>> print(check_value("y(2)", True, 1.0))
     [not yet] y(2): expected a single real number, got True/False.
     """
+    from simlab.validation import describe
+
     rtol, atol = _tolerance(rtol, "rtol"), _tolerance(atol, "atol")
+    given = reference  # the lab's: a missing or non-finite reference is the author's error, not the student's
+    try:
+        reference = float(np.asarray(given, dtype=float).item())
+    except (TypeError, ValueError):  # None converts to NaN; text, arrays of several numbers refuse
+        reference = math.nan
+    if given is None or not math.isfinite(reference):
+        raise ValueError(f"reference must be one finite real number computed by the lab, got "
+                         f"{describe(given)}: a missing or non-finite reference is an error in the lab's "
+                         f"check, not in the student's answer.")
     if isinstance(answer, (bool, np.bool_)):
         return CheckResult(False, title, "expected a single real number, got True/False.")
     array, problem = _as_real(answer)
@@ -355,7 +385,6 @@ def check_value(title, answer, reference, *, rtol=1e-6, atol=1e-9, alternatives=
         got = problem or f"got {array.size} numbers (shape {array.shape})"
         return CheckResult(False, title, f"expected a single real number, {got}.")
     value = float(array.ravel()[0])
-    reference = float(reference)
     suffix = f" {unit}" if unit else ""
     if not np.isfinite(value):
         return CheckResult(False, title, f"your value is {value}; expected a finite number.")

@@ -9,9 +9,11 @@ grades students' notebooks (:mod:`simlab.course.grade`).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import textwrap
 import time
+from collections import Counter
 from pathlib import Path
 
 __all__ = ["main"]
@@ -50,6 +52,23 @@ def _format_table(rows, headers, width=TABLE_WIDTH):
     return "\n".join(out)
 
 
+class _LineStart:
+    """A stream that starts what is written to it on a new line: the run's progress line is still open."""
+
+    def __init__(self, stream):
+        self.stream, self.used = stream, False
+
+    def write(self, text):
+        if text and not self.used:
+            self.used = True
+            sys.stdout.flush()
+            self.stream.write("\n")
+        return self.stream.write(text)
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+
 def _cmd_run(args):
     import matplotlib
 
@@ -78,7 +97,11 @@ def _cmd_run(args):
         prefix = head + textwrap.shorten(experiment.title, room, placeholder=" …")
         print(f"{prefix} ...", end="", flush=True)
         start = time.perf_counter()
-        result = experiment.run()
+        stderr = _LineStart(sys.stderr)
+        with contextlib.redirect_stderr(stderr):  # a message during the run (numba compiling) on its own line
+            result = experiment.run()
+        if stderr.used:
+            print(f"{prefix} ...", end="")
         for stem, draw, data in result.figures:
             figure = draw(data)
             path = out / f"{stem}.png"
@@ -97,8 +120,9 @@ def _cmd_run(args):
 def _cmd_build_labs(args):
     from simlab.course.labtools import LabBuildError, build_labs, find_project_root
 
-    root = Path(args.root) if args.root else find_project_root()
     try:
+        root = Path(args.root) if args.root else find_project_root()
+        print(f"project folder: {root.resolve()}")
         report = build_labs(root, check=args.check, force=args.force)
     except LabBuildError as error:
         print(f"simlab build-labs: {error}", file=sys.stderr)
@@ -108,7 +132,7 @@ def _cmd_build_labs(args):
     for path in report.written:
         print(f"wrote {path}")
     if args.check:
-        return _report_check(report, root)
+        return _report_check(report)
     for path in report.refused:
         newer = path in report.edited_outdated
         print(
@@ -122,9 +146,8 @@ def _cmd_build_labs(args):
     return 1 if report.edited_outdated and report.refused else 0
 
 
-def _report_check(report, root):
+def _report_check(report):
     """``build-labs --check``: exit 1 when any lab differs from what ``build-labs`` would write, saying why."""
-    print(f"project folder: {Path(root).resolve()}")
     differ = []
     for path in report.stale:
         differ.append(f"missing: {path} (run `simlab build-labs`)" if not path.exists() else
@@ -165,7 +188,13 @@ def _cmd_grade(args):
     graded = sum(result.status == "ok" for result in report.grades)
     print(f"graded {graded} of {_plural(len(report.grades), 'submission')} of {report.module}: "
           f"{report.csv_path}, feedback in {Path(args.out) / 'feedback'}/")
-    return 0
+    if graded:
+        return 0
+    statuses = Counter(result.status for result in report.grades)
+    print(f"simlab grade: none of the submissions could be graded ("
+          + ", ".join(f"{count} {status}" for status, count in statuses.most_common())
+          + f"): the note column of {report.csv_path} says why for each.", file=sys.stderr)
+    return 1
 
 
 def _cmd_version(args):
@@ -196,7 +225,9 @@ def build_parser():
     p_build.add_argument("--check", action="store_true",
                          help="write nothing; exit 1 if a lab is out of date (edited labs are kept and reported)")
     p_build.add_argument("--force", action="store_true", help="overwrite edited labs (after a backup)")
-    p_build.add_argument("--root", default=None, help="project folder (default: found from cwd)")
+    p_build.add_argument("--root", default=None,
+                         help="project folder, the one that holds solutions/ (default: the simlab project "
+                              "that holds the current folder; none: an error)")
     p_build.set_defaults(func=_cmd_build_labs)
 
     p_grade = sub.add_parser(

@@ -14,11 +14,18 @@ result, message and hint of each task's check; the executed notebooks go to ``DI
 
 A submission that is not a notebook, is not valid JSON, belongs to another lab, kills its kernel
 or runs past its time limit gets a row that says so, and the run goes on.
+
+The grader reads no file outside the folders it is given: in a folder, a symbolic link whose
+target lies outside that folder (``y.ipynb -> /etc/passwd``), does not exist or cannot be
+followed gets a row with the status "link" and is not read; a link to a file inside the folder
+is graded as that file, under its own name; linked folders are not entered. A file named on the
+command line is read even when it is a link (it was named on purpose).
 """
 
 from __future__ import annotations
 
 import csv
+import errno
 import hashlib
 import json
 import os
@@ -26,6 +33,7 @@ import re
 import secrets
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -40,7 +48,8 @@ __all__ = ["GradeError", "GradeOptions", "TaskGrade", "SubmissionGrade", "GradeR
            "RESULTS"]
 
 #: Status of a submission (the CSV's ``status`` column).
-STATUSES = ("ok", "not a notebook", "invalid JSON", "other lab", "kernel died", "timed out", "grader error")
+STATUSES = ("ok", "not a notebook", "invalid JSON", "other lab", "link", "kernel died", "timed out",
+            "grader error")
 #: Result of a task (the CSV's task columns).
 RESULTS = ("passed", "not yet", "not done", "error", "timed out")
 #: Largest submission read, in bytes.
@@ -164,38 +173,87 @@ def resolve_lab(name):
     return experiment.module, tasks
 
 
-def expand_submissions(paths, out=None):
-    """The submission files: each path as given, a folder as the ``.ipynb`` files under it.
+def _entry(path):
+    """``path`` made absolute with its folders resolved but not its last part (a link stays a link)."""
+    path = Path(path)
+    return path.parent.resolve() / path.name
 
-    Files under ``out`` (the results of an earlier run, its executed notebooks) are left out.
+
+def _walk(folder):
+    """The ``.ipynb`` files and links to them under ``folder``; dot-files and dot-folders left out.
+
+    Linked folders are not entered (``os.walk`` does not follow links); a link to a folder
+    outside ``folder`` is listed, so that it gets a row that says it was not followed.
+    """
+    found = []
+    for directory, folders, names in os.walk(folder):
+        folders[:] = [name for name in folders if not name.startswith(".")]
+        here = Path(directory)
+        for name in folders:  # a link to a folder outside: a row that says so (os.walk does not enter it)
+            if (here / name).is_symlink() and _link_target(here / name, folder)[0] is None:
+                found.append(here / name)
+        found += [here / name for name in names if name.endswith(".ipynb") and not name.startswith(".")]
+    return sorted(found)
+
+
+def expand_submissions(paths, out=None):
+    """The submissions: ``(file, folder)`` for each file of ``paths``, or ``.ipynb`` file under one.
+
+    ``folder`` is the folder given that holds the file (resolved), or None for a file given by
+    name (also when it is in a folder given too); a link found in a folder is kept as a link
+    (:func:`grade_submission` decides whether it is read). Files under ``out`` (the results of an
+    earlier run, its executed notebooks) are left out, and a file given twice is graded once.
 
     Raises
     ------
     GradeError
         If a path does not exist or nothing is left to grade.
     """
-    files = []
+    found = []
     for path in map(Path, paths):
         if path.is_dir():
-            files += sorted(p for p in path.rglob("*.ipynb")
-                            if not any(part.startswith(".") for part in p.relative_to(path).parts))
+            folder = path.resolve()
+            found += [(file, folder) for file in _walk(folder)]
         elif path.exists():
-            files.append(path)
+            found.append((_entry(path), None))
+        elif path.is_symlink():
+            raise GradeError(f"{path} is a symbolic link to {os.readlink(path)}, which does not exist.")
         else:
             raise GradeError(f"no such file: {path}")
     skip = Path(out).resolve() if out is not None else None
-    unique = [path for resolved, path in {path.resolve(): path for path in files}.items()
-              if skip is None or not resolved.is_relative_to(skip)]
+    unique = {}
+    for file, folder in found:  # a file named on the command line is read as named, even if also in a folder
+        if (skip is None or not file.is_relative_to(skip)) and (file not in unique or folder is None):
+            unique[file] = folder
     if not unique:
         raise GradeError("no submissions to grade (the folders hold no .ipynb files).")
-    return unique
+    return list(unique.items())
+
+
+def _link_target(path, folder):
+    """``(file to read, note)`` for ``path`` found in ``folder``; the file is None if it is not to be read."""
+    if folder is None or not path.is_symlink():
+        return path, ""
+    text = os.readlink(path)
+    try:
+        target = path.resolve(strict=True)
+    except FileNotFoundError:
+        return None, f"a symbolic link to {text}, which does not exist: not read."
+    except (OSError, RuntimeError) as error:  # a loop of links
+        return None, f"a symbolic link to {text} that cannot be followed ({error}): not read."
+    if not target.is_relative_to(folder):
+        kind = "folder" if target.is_dir() else "file"
+        return None, (f"a symbolic link to a {kind} outside the submission folder {folder} ({text}): not "
+                      f"{'followed' if kind == 'folder' else 'read'}. To grade it, copy it into the folder or "
+                      f"name it on the command line.")
+    return target, f"a symbolic link to {target.relative_to(folder).as_posix()}: graded as that file."
 
 
 def submission_names(paths):
-    """Unique short names: each path relative to the folder that holds them all."""
-    resolved = [path.resolve() for path in paths]
-    common = Path(os.path.commonpath([path.parent for path in resolved]))
-    return [path.relative_to(common).as_posix() for path in resolved]
+    """Unique short names: each path relative to the folder that holds them all (a link keeps its own name)."""
+    entries = [_entry(path) for path in paths]
+    common = Path(os.path.commonpath([path.parent for path in entries]))
+    return [path.relative_to(common).as_posix() for path in entries]
 
 
 def _notebook_problem(data):
@@ -213,17 +271,39 @@ def _notebook_problem(data):
     return ""
 
 
-def read_submission(path):
+def _read_bytes(path, follow_links):
+    """The bytes of ``path``, or ``(status, note)``: a link not followed, not a regular file, too large."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | (0 if follow_links else os.O_NOFOLLOW)  # a pipe must not block
+    try:
+        handle = os.open(path, flags)
+    except OSError as error:
+        if error.errno == errno.ELOOP and not follow_links:
+            return "link", "a symbolic link (it became one after the folder was listed?): not read."
+        return "not a notebook", f"the file cannot be read ({type(error).__name__}: {error.strerror})."
+    with os.fdopen(handle, "rb") as stream:
+        status = os.fstat(stream.fileno())
+        if not stat.S_ISREG(status.st_mode):
+            return "not a notebook", "it is not a regular file (a folder, a pipe or a device): not read."
+        if status.st_size > MAX_SUBMISSION_BYTES:
+            return "not a notebook", f"the file is larger than {MAX_SUBMISSION_BYTES // 2**20} MB."
+        return stream.read(MAX_SUBMISSION_BYTES + 1)
+
+
+def read_submission(path, follow_links=True):
     """Read a submission: ``(notebook, status, note)``; ``notebook`` is None unless the status is "ok".
 
-    For a notebook, ``note`` is :data:`UNCHANGED` when it is the lab exactly as generated."""
+    For a notebook, ``note`` is :data:`UNCHANGED` when it is the lab exactly as generated. With
+    ``follow_links=False`` a symbolic link is not read (status "link"); a file that is not a
+    regular file (a pipe, a device) is never read."""
     import nbformat
 
-    path = Path(path)
-    if path.stat().st_size > MAX_SUBMISSION_BYTES:
+    content = _read_bytes(Path(path), follow_links)
+    if isinstance(content, tuple):
+        return None, *content
+    if len(content) > MAX_SUBMISSION_BYTES:
         return None, "not a notebook", f"the file is larger than {MAX_SUBMISSION_BYTES // 2**20} MB."
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        text = content.decode("utf-8-sig")
     except UnicodeDecodeError:
         return None, "not a notebook", ("it is not a text file; a notebook (.ipynb) is JSON text. Did you hand "
                                         "in a PDF, an HTML export or a zip file?")
@@ -391,21 +471,29 @@ def _remove(workdir, attempts=5):
         time.sleep(0.05)
 
 
-def grade_submission(path, name, module, options, out=None):
-    """Read, identify and grade one submission; write its executed notebook under ``out/executed``."""
+def grade_submission(path, name, module, options, out=None, folder=None):
+    """Read, identify and grade one submission; write its executed notebook under ``out/executed``.
+
+    ``folder`` is the submission folder ``path`` was found in (None: a file named on the command
+    line): a link found there is read only when it points to a file inside it; else the status is
+    "link" and the note says where it points."""
     start = time.monotonic()
-    notebook, status, unchanged = read_submission(path)
+    source, link = _link_target(_entry(path), None if folder is None else Path(folder).resolve())
+    if source is None:
+        return SubmissionGrade(Path(path), name, "link", link, seconds=time.monotonic() - start)
+    notebook, status, unchanged = read_submission(source, follow_links=folder is None)
     note = unchanged
     if notebook is not None:
         status, note = identify(notebook, module)
     if status != "ok":
-        return SubmissionGrade(Path(path), name, status, note, seconds=time.monotonic() - start)
+        return SubmissionGrade(Path(path), name, status, " ".join(part for part in (link, note) if part),
+                               seconds=time.monotonic() - start)
     report = run_worker(module, _cleared(notebook), options)
     if report.get("executed") and out is not None:
         target = Path(out) / "executed" / _file_name(name, ".ipynb")
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(report["executed"], encoding="utf-8")
-    notes = [note, report.get("note", ""), unchanged]
+    notes = [link, note, report.get("note", ""), unchanged]
     return SubmissionGrade(
         Path(path), name, report["status"], " ".join(part for part in notes if part),
         tasks=tuple(TaskGrade(**task) for task in report.get("tasks", ())),
@@ -475,7 +563,9 @@ def grade(lab, submissions, out, options=GradeOptions(), on_graded=None):
     lab : str
         The lab, as ``simlab run`` names it (``"lab01"``, ``"01"``, ``"lab01_euler_rk4"``).
     submissions : sequence of path-like
-        Notebook files, or folders whose ``.ipynb`` files are graded.
+        Notebook files (read even when they are symbolic links: they were named), or folders
+        whose ``.ipynb`` files are graded. A link in a folder is read only when it points to a
+        file inside that folder; otherwise its row has the status "link" and it is not read.
     out : path-like
         Folder for the results.
     options : GradeOptions
@@ -492,21 +582,21 @@ def grade(lab, submissions, out, options=GradeOptions(), on_graded=None):
         For an unknown lab or when there is nothing to grade (nothing is written then).
     """
     module, tasks = resolve_lab(lab)
-    paths = expand_submissions(submissions, out)
-    names = submission_names(paths)
+    found = expand_submissions(submissions, out)
+    names = submission_names([path for path, _ in found])
     out = Path(out)
     done = []
 
     def one(item):
-        path, name = item
-        result = grade_submission(path, name, module, options, out)
+        (path, folder), name = item
+        result = grade_submission(path, name, module, options, out, folder)
         done.append(result)
         if on_graded is not None:
-            on_graded(result, len(done), len(paths))
+            on_graded(result, len(done), len(found))
         return result
 
     with ThreadPoolExecutor(max_workers=max(1, int(options.jobs))) as pool:
-        grades = tuple(pool.map(one, zip(paths, names)))
+        grades = tuple(pool.map(one, zip(found, names)))
     csv_path = write_csv(grades, list(tasks), out / "grades.csv")
     feedback = []
     for grade_ in grades:

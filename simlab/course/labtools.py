@@ -281,17 +281,36 @@ def build_labs(root=".", check=False, force=False, names=None):
     return report
 
 
+def _is_project(folder):
+    """True if ``folder`` holds ``solutions/`` and a ``pyproject.toml`` whose project is simlab."""
+    import tomllib
+
+    if not (folder / "solutions").is_dir():
+        return False
+    try:
+        project = tomllib.loads((folder / "pyproject.toml").read_text(encoding="utf-8")).get("project", {})
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+    return isinstance(project, dict) and project.get("name") == "simlab"
+
+
 def find_project_root(start=None):
-    """The folder with ``solutions/``: ``start`` (default: cwd) or one of its parents, else the
-    folder that holds the installed (editable) simlab package."""
+    """The simlab project folder that holds ``start`` (default: the current folder).
+
+    A project folder holds ``solutions/`` and a ``pyproject.toml`` that names the project
+    (``name = "simlab"``); ``start`` and then its parents are tried. The copy of simlab that is
+    installed is never used in its place: ``simlab build-labs`` run elsewhere is refused.
+
+    Raises
+    ------
+    LabBuildError
+        If neither ``start`` nor any of its parents is a simlab project folder.
+    """
     start = Path(start or Path.cwd()).resolve()
     for folder in (start, *start.parents):
-        if (folder / "solutions").is_dir() and (folder / "pyproject.toml").exists():
+        if _is_project(folder):
             return folder
-    project = Path(__file__).resolve().parents[2]  # simlab/course/labtools.py -> project folder
-    if (project / "solutions").is_dir():
-        return project
-    return start
+    raise LabBuildError(f"no simlab project here ({start}): run from the project folder or pass --root.")
 
 
 _LAB_NAME = re.compile(r"^lab\d\d_[a-z0-9_]+\.ipynb$")

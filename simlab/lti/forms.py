@@ -22,6 +22,7 @@ conversions, connections and reductions share, and :class:`TF`, a small value ty
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -172,7 +173,9 @@ class TF:
         As :func:`simlab.lti.tf2ss`: non-numeric, NaN or inf, empty or zero-denominator
         coefficients, an improper model, or coefficients out of range (ratios to the leading
         coefficient beyond about 1.8e308). The operators raise what :func:`series`,
-        :func:`parallel` and :func:`feedback` raise.
+        :func:`parallel` and :func:`feedback` raise, and the same errors naming ``other`` for a
+        second operand that is not a TF, a number or numerator coefficients. :meth:`dcgain`
+        raises ValueError for a pole at s = 0.
 
     Examples
     --------
@@ -204,7 +207,14 @@ class TF:
 
     @staticmethod
     def _coerce(other):
-        return other if isinstance(other, TF) else TF(other)
+        """``other`` as a TF: a TF, or a number or numerator coefficients (a TF over den = 1)."""
+        if isinstance(other, TF):
+            return other
+        try:
+            return TF(other)
+        except (TypeError, ValueError) as error:  # TF names num: say it was the other operand
+            raise type(error)(f"other (the second transfer function) must be a TF, a number or numerator "
+                              f"coefficients; as TF(other): {error}") from None
 
     def __iter__(self):
         return iter((self.num, self.den))
@@ -270,13 +280,42 @@ class TF:
         return np.roots(self.num) if self.num.any() else np.zeros(0)
 
     def dcgain(self):
-        """Steady-state gain G(0) = num(0)/den(0); inf if G has a pole at s = 0 (积分环节)."""
+        """Steady-state gain (稳态增益) G(0) = lim_{s->0} num(s)/den(s); common factors s cancel first.
+
+        Raises
+        ------
+        ValueError
+            If G has a pole at s = 0 (an integrator, 积分环节, after common factors s cancel):
+            G(0) is infinite and the step response grows without bound, so there is no DC gain.
+            The message gives k, the number of such poles, and the gain of the asymptote
+            K t^k / k!, K = lim_{s->0} s^k G(s) (for k = 1 the velocity constant). python-control's
+            ``dcgain`` returns inf here without a word; this one says why.
+
+        Examples
+        --------
+        >>> from simlab.lti import TF
+        >>> TF([1, 0], [1, 2, 0]).dcgain()          # s / (s (s + 2)): the s cancels
+        0.5
+        >>> TF([2], [1, 0]).dcgain()
+        Traceback (most recent call last):
+        ...
+        ValueError: G has 1 pole at s = 0 (den(0) = 0: an integrator, 积分环节): G(0) is infinite ...
+        """
         num, den = self.num, self.den
         if not num.any():
             return 0.0
         while num[-1] == 0 and den[-1] == 0:  # common factors s cancel in the limit s -> 0
             num, den = num[:-1], den[:-1]
-        return float(num[-1] / den[-1]) if den[-1] != 0 else float("inf")
+        if den[-1] != 0:
+            return float(num[-1] / den[-1])
+        q = np.trim_zeros(den, "b")  # den = s^k q(s), q(0) != 0
+        k = den.size - q.size
+        power, ramp = ("", "K t") if k == 1 else (f"^{k}", f"K t^{k} / {math.factorial(k)}")
+        raise ValueError(
+            f"G has {k} pole{'s' if k > 1 else ''} at s = 0 (den(0) = 0: {'an integrator' if k == 1 else 'integrators'}, "
+            f"积分环节): G(0) is infinite and the step response grows without bound (like {ramp}), so G "
+            f"has no DC gain. The gain of that asymptote is K = lim s->0 s{power} G(s) = "
+            f"{float(num[-1] / q[-1]):.6g}; a closed loop such as G.feedback() can have a DC gain.")
 
     def to_ss(self):
         """Controllable canonical realisation ``(A, B, C, D)``; see :func:`tf2ss` (and its errors)."""

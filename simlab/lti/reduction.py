@@ -317,10 +317,14 @@ def balred(A, B, C, D, order, method="truncate"):
     # comes out near sqrt(eps) * sigma_1: that is the rounding level of the HSVs.
     minimal = int(np.sum(hsv > n * _SQRT_EPS * hsv[0]))
     if order > minimal:
+        zero = ("" if minimal else
+                f" Here all of them are zero: the system (A, B, C) has no input-output behaviour in floating "
+                f"point (largest |A| {np.max(np.abs(A)):.3g}, |B| {np.max(np.abs(B)):.3g}, |C| "
+                f"{np.max(np.abs(C)):.3g}: B or C zero, or so small that the Gramians underflow).")
         raise ValueError(
             f"order = {order} is above the numerically minimal order {minimal}: the Hankel "
             f"singular values beyond it are zero (uncontrollable or unobservable states), so "
-            f"those states cannot be balanced. Use order <= {minimal}, or minreal first."
+            f"those states cannot be balanced. Use order <= {minimal}, or minreal first.{zero}"
         )
     # matchdc balances every state that matters; the rest (sigma < sqrt(eps) sigma_1) is cut.
     r_bal = order if method == "truncate" else max(order, int(np.sum(hsv > _SQRT_EPS * hsv[0])))

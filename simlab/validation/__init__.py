@@ -126,15 +126,33 @@ def as_positive_scalar(value, name: str) -> float:
     return value
 
 
+def as_state(x0, name: str = "x0", allow_complex: bool = True):
+    """``x0`` as a float (or complex) array with at least one value; TypeError or ValueError naming it.
+
+    Raises as :func:`as_real_array`, and ValueError for an empty array (a state needs at least one
+    value).
+    """
+    x0 = as_real_array(x0, name, allow_complex=allow_complex)
+    if x0.size == 0:
+        raise ValueError(f"{name} must hold at least one value (one per state), got an empty array of shape "
+                         f"{x0.shape}. Example: {name}=1.0 or {name}=[1.0, 0.0].")
+    return x0
+
+
 def as_time_span(t_span, name: str = "t_span") -> tuple[float, float]:
     """Check a time span ``(t0, t1)`` with finite ends and ``t1 > t0``.
 
     Raises ValueError if it is not a pair, reversed or empty, and the errors of
     :func:`as_finite_scalar` for an end (named ``t_span[0] (t0)`` or ``t_span[1] (t1)``).
     """
-    if isinstance(t_span, (str, bytes)) or np.ndim(t_span) != 1 or len(t_span) != 2:
+    try:
+        ndim = np.ndim(t_span)
+    except (TypeError, ValueError):  # a ragged sequence such as (0, [1, 2])
+        ndim = None
+    if isinstance(t_span, (str, bytes)) or ndim != 1 or len(t_span) != 2:
+        raggedness = "the ragged sequence " if ndim is None else ""
         raise ValueError(
-            f"{name} must be a pair (t0, t1), got {describe(t_span)}. "
+            f"{name} must be a pair (t0, t1), got {raggedness}{describe(t_span)}. "
             f"Example: {name}=(0, 2)."
         )
     t0 = as_finite_scalar(t_span[0], f"{name}[0] (t0)")
@@ -500,4 +518,4 @@ from simlab.validation.graphs import (
 )
 from simlab.validation.parameters import as_bounded_scalar, as_count, as_flag, as_instance, as_interval
 
-__all__ += ["as_flag", "as_count", "as_interval", "as_instance", "as_bounded_scalar"]
+__all__ += ["as_flag", "as_count", "as_interval", "as_instance", "as_bounded_scalar", "as_state"]
