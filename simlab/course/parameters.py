@@ -366,13 +366,6 @@ class Parameters(Mapping):
         return {name: namespace[name] if name in namespace else parameter.default
                 for name, parameter in self._parameters.items()}
 
-    def values(self, namespace=None):
-        """The :class:`Parameter` objects (as for any mapping); with ``namespace``, the notebook's
-        values by name, as :meth:`notebook_values`."""
-        if namespace is None:
-            return super().values()
-        return self.notebook_values(namespace)
-
     def changed(self, namespace):
         """``{name: value}`` of the parameters that ``namespace`` sets to other values than the defaults."""
         return {name: namespace[name] for name, parameter in self._parameters.items()
